@@ -1,0 +1,128 @@
+#include "cli/common/detect_command.h"
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/common/exit_codes.h"
+#include "cli/common/output_file.h"
+#include "src/host/live_host.h"
+#include "src/host/recording_host.h"
+#include "src/host/redaction.h"
+#include "src/host/snapshot_host.h"
+#include "src/registry/detection.h"
+#include "src/report/detect_json.h"
+#include "src/report/detect_text.h"
+#include "src/snapshot/snapshot_codec.h"
+
+namespace hwaccel::cli {
+
+void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
+  cmd.add_flag("--json", args.json, "Print the hwaccel-detect/1 JSON document");
+  cmd.add_option("--only", args.only, "Probe only these backends (comma-separated: cuda,cpu)");
+  cmd.add_option("--timeout", args.timeout_s, "Seconds each probe tool may run (default 5)")
+      ->check(CLI::PositiveNumber);
+  auto* record = cmd.add_option("--record", args.record_path,
+                                "Record every answer of this host into a snapshot FILE");
+  cmd.add_flag("--no-redact", args.no_redact,
+               "Keep UUIDs, serials, hostnames and MACs in the recording");
+  auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
+                   ->check(CLI::ExistingDirectory);
+  auto* host = cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
+  cmd.add_flag("--strict", args.strict,
+               "With --host: a tool run the snapshot lacks is an error (exit 3)");
+  host->excludes(root)->excludes(record);
+}
+
+namespace {
+
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> names;
+  std::stringstream in(text);
+  std::string name;
+  while (std::getline(in, name, ','))
+    if (!name.empty()) names.push_back(name);
+  return names;
+}
+
+std::string join(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+}  // namespace
+
+int run_detect(const DetectArgs& args) {
+  DetectOptions options;
+  options.only = split_names(args.only);
+  auto known = backend_names();
+  for (const auto& name : options.only) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      std::cerr << "error: --only: unknown backend \"" << name << "\" (this build has: " << list
+                << ")\n";
+      return kExitUsage;
+    }
+  }
+
+  std::unique_ptr<Host> base;
+  SnapshotHost* replay = nullptr;
+  if (!args.host_path.empty()) {
+    auto loaded = load_snapshot_file(args.host_path);
+    if (loaded.error) {
+      std::cerr << "error: " << loaded.error->to_string() << "\n";
+      return kExitBadInput;
+    }
+    auto snapshot_host = std::make_unique<SnapshotHost>(std::move(*loaded.snapshot));
+    replay = snapshot_host.get();
+    base = std::move(snapshot_host);
+  } else {
+    LiveHostOptions live;
+    live.root = args.root;
+    live.default_timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
+    base = std::make_unique<LiveHost>(live);
+  }
+
+  std::unique_ptr<RecordingHost> recorder;
+  Host* host = base.get();
+  if (!args.record_path.empty()) {
+    recorder = std::make_unique<RecordingHost>(*base);
+    host = recorder.get();
+  }
+
+  Detection detection = detect(*host, options);
+
+  if (replay) {
+    auto misses = replay->misses();
+    if (!misses.empty() && args.strict) {
+      for (const auto& argv : misses)
+        std::cerr << "error: " << args.host_path << ": replay miss: the snapshot has no run of `"
+                  << join(argv) << "`\n";
+      return kExitReplayMiss;
+    }
+    for (const auto& argv : misses)
+      detection.warnings.push_back(
+          {"host", "replay miss: the snapshot has no run of `" + join(argv) +
+                       "` (answered as not-found; the recorder and this build disagree)"});
+  }
+
+  if (recorder) {
+    SnapshotInfo info;
+    info.label = host->facts().hostname;
+    info.origin = "recorded";
+    info.recorder = std::string("hwaccel ") + HWACCEL_VERSION;
+    Snapshot snapshot = recorder->snapshot(info);
+    if (!args.no_redact) redact(snapshot);
+    if (auto why = write_file_atomically(args.record_path, write_snapshot(snapshot)); !why.empty()) {
+      std::cerr << "error: --record: " << why << "\n";
+      return kExitCannotWrite;
+    }
+  }
+
+  std::cout << (args.json ? render_detect_json(detection) : render_detect_text(detection));
+  return kExitOk;
+}
+
+}  // namespace hwaccel::cli

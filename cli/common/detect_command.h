@@ -1,0 +1,26 @@
+// The shared body of `hwaccel detect` and `hwsim replay`: choose a Host, run the
+// detection, render it, and (when asked) record the host.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace hwaccel::cli {
+
+struct DetectArgs {
+  bool json = false;
+  std::string only;          // comma-separated backend names
+  double timeout_s = 5.0;    // per tool run
+  std::string record_path;   // --record FILE
+  bool no_redact = false;
+  std::string root;          // --root DIR
+  std::string host_path;     // --host FILE (a snapshot)
+  bool strict = false;       // replay misses are errors
+};
+
+// Adds the flags of `hwaccel detect` to `command`.
+void add_detect_flags(CLI::App& command, DetectArgs& args);
+int run_detect(const DetectArgs& args);
+
+}  // namespace hwaccel::cli

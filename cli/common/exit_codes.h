@@ -1,0 +1,15 @@
+// Exit codes of hwaccel and hwsim (documented in docs/cli.md).
+#pragma once
+
+namespace hwaccel::cli {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitInternal = 1,      // a bug: an exception escaped
+  kExitUsage = 2,         // bad flags or arguments
+  kExitReplayMiss = 3,    // --strict replay: a probe asked for a tool run the snapshot lacks
+  kExitBadInput = 4,      // an input file (snapshot) is unreadable or breaks its format
+  kExitCannotWrite = 5,   // an output file could not be written
+};
+
+}  // namespace hwaccel::cli

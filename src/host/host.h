@@ -1,0 +1,70 @@
+// The Host: the only door to the machine. Every probe reads files, lists
+// directories, runs tools and looks at the environment through this interface,
+// so a machine can be recorded into a snapshot and replayed exactly.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/host/result.h"
+
+namespace hwaccel {
+
+enum class FileKind { regular, directory, symlink, char_device, block_device, fifo, socket };
+
+std::string_view to_string(FileKind kind);
+
+// How a tool run ended. `exited` carries an exit code; the others carry none.
+enum class ToolOutcome { exited, not_found, timeout, signal, permission_denied };
+
+std::string_view to_string(ToolOutcome outcome);
+
+struct ToolRun {
+  ToolOutcome outcome = ToolOutcome::exited;
+  int exit_code = 0;  // meaningful when outcome == exited
+  int signal = 0;     // meaningful when outcome == signal
+  std::string out;
+  std::string err;
+  std::int64_t ms = 0;             // wall time of the run
+  bool truncated = false;          // out or err hit the output cap
+  bool ok() const { return outcome == ToolOutcome::exited && exit_code == 0; }
+};
+
+// A timeout of zero means "the host's default" (5 s unless --timeout says otherwise).
+struct Timeout {
+  std::chrono::milliseconds value{0};
+};
+
+// What is not a file: recorded in a snapshot's `facts`.
+struct Facts {
+  std::string os;      // linux | darwin
+  std::string arch;    // x86_64 | aarch64 | ...
+  std::string kernel;  // uname -r
+  std::int64_t page_size = 0;
+  std::int64_t cpus = 0;  // online logical CPUs
+  std::string hostname;
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+  // Whole contents, read to EOF (never by stat size: sysfs lies about sizes).
+  virtual Result<std::string> read(std::string_view path) = 0;
+  // Names in a directory, sorted, without "." and "..".
+  virtual Result<std::vector<std::string>> list(std::string_view dir) = 0;
+  virtual Result<std::string> readlink(std::string_view path) = 0;
+  // Follows links, like stat(2).
+  virtual Result<FileKind> stat(std::string_view path) = 0;
+  virtual ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) = 0;
+  virtual std::optional<std::string> env(std::string_view name) = 0;
+  virtual const Facts& facts() = 0;
+  // The discovery time as RFC 3339 UTC ("2026-11-29T15:00:00Z"); empty when the
+  // host has none (a hand-written snapshot without recorded_at).
+  virtual std::string now() = 0;
+};
+
+}  // namespace hwaccel

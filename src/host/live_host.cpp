@@ -1,0 +1,194 @@
+#include "src/host/live_host.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
+
+#include "src/host/process_runner.h"
+#include "src/host/root_path.h"
+
+namespace hwaccel {
+namespace {
+
+// A read that never ends (a character device like /dev/zero) stops here. Far
+// above anything a probe reads: the largest sysfs/procfs files are a few MiB.
+constexpr std::size_t kMaxFileBytes = 256u << 20;
+
+class FdCloser {
+ public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+  ~FdCloser() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
+// Reads until EOF. st_size is never consulted: sysfs reports 4096 for every
+// attribute and procfs 0, whatever the real length.
+Result<std::string> read_to_eof(const std::string& real, std::string_view path, int extra_flags) {
+  int fd = ::open(real.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);
+  if (fd < 0) return make_error(errno, path);
+  FdCloser closer(fd);
+  std::string text;
+  char buffer[64 * 1024];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error(errno, path);  // EISDIR, EIO, ENODATA from drivers...
+    if (n == 0) return text;
+    if (text.size() + static_cast<std::size_t>(n) > kMaxFileBytes) return make_error(EFBIG, path);
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+Result<std::vector<std::string>> list_dir(const std::string& real, std::string_view path) {
+  std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(real.c_str()), &::closedir);
+  if (!dir) return make_error(errno, path);
+  std::vector<std::string> names;
+  for (;;) {
+    errno = 0;
+    const dirent* entry = ::readdir(dir.get());
+    if (entry == nullptr) break;
+    std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+  }
+  if (errno != 0) return make_error(errno, path);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Where a Host path lives on disk: itself, or under the root with every link
+// resolved inside it.
+Result<std::string> real_path(const std::string& root, std::string_view path, bool follow_last) {
+  if (root.empty()) {
+    if (auto bad = check_host_path(path)) return *bad;
+    return std::string(path);
+  }
+  return resolve_in_root(root, path, follow_last);
+}
+
+FileKind kind_of(mode_t mode) {
+  switch (mode & S_IFMT) {
+    case S_IFDIR:
+      return FileKind::directory;
+    case S_IFLNK:
+      return FileKind::symlink;
+    case S_IFCHR:
+      return FileKind::char_device;
+    case S_IFBLK:
+      return FileKind::block_device;
+    case S_IFIFO:
+      return FileKind::fifo;
+    case S_IFSOCK:
+      return FileKind::socket;
+    default:
+      return FileKind::regular;
+  }
+}
+
+std::string lowercase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// Facts are about the machine this process runs on, even under --root: a copied
+// tree carries no kernel, CPU count or page size of its own (uname and sysconf do
+// not read files), and a recorded host keeps its facts in the snapshot instead.
+Facts running_machine_facts() {
+  Facts facts;
+  struct utsname names {};
+  if (::uname(&names) == 0) {
+    facts.os = lowercase(names.sysname);
+    facts.arch = names.machine;
+    facts.kernel = names.release;
+  }
+  facts.page_size = ::sysconf(_SC_PAGESIZE);
+  facts.cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  char hostname[256] = {};
+  if (::gethostname(hostname, sizeof hostname - 1) == 0) facts.hostname = hostname;
+  return facts;
+}
+
+}  // namespace
+
+LiveHost::LiveHost(LiveHostOptions options)
+    : options_(std::move(options)), facts_(running_machine_facts()) {}
+
+Result<std::string> LiveHost::read(std::string_view path) {
+  auto real = real_path(options_.root, path, /*follow_last=*/true);
+  if (!real.ok()) return real.error();
+  // Under a root the resolved path holds no links; O_NOFOLLOW keeps one that
+  // appeared since from leading out.
+  return read_to_eof(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW);
+}
+
+Result<std::vector<std::string>> LiveHost::list(std::string_view dir) {
+  auto real = real_path(options_.root, dir, /*follow_last=*/true);
+  if (!real.ok()) return real.error();
+  return list_dir(*real, dir);
+}
+
+Result<std::string> LiveHost::readlink(std::string_view path) {
+  auto real = real_path(options_.root, path, /*follow_last=*/false);
+  if (!real.ok()) return real.error();
+  return read_link_target(*real, path);  // the raw target, even under a root
+}
+
+Result<FileKind> LiveHost::stat(std::string_view path) {
+  auto real = real_path(options_.root, path, /*follow_last=*/true);
+  if (!real.ok()) return real.error();
+  struct stat st {};
+  // Under a root the links are already followed (inside it); lstat keeps it so.
+  int rc = options_.root.empty() ? ::stat(real->c_str(), &st) : ::lstat(real->c_str(), &st);
+  if (rc != 0) return make_error(errno, path);
+  return kind_of(st.st_mode);
+}
+
+// Tools run from the real machine's PATH even under --root: a copied tree holds
+// the files of another machine, not its programs, and running them here would not
+// describe it anyway. Probes that replay a machine read files; a recording of one
+// carries its tool output.
+ToolRun LiveHost::run(const std::vector<std::string>& argv, Timeout timeout) {
+  ProcessLimits limits;
+  limits.timeout = timeout.value.count() > 0 ? timeout.value : options_.default_timeout;
+  limits.output_cap = options_.output_cap;
+  return run_process(argv, limits);
+}
+
+std::optional<std::string> LiveHost::env(std::string_view name) {
+  if (name.empty() || name.find('\0') != std::string_view::npos ||
+      name.find('=') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const char* value = std::getenv(std::string(name).c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+const Facts& LiveHost::facts() {
+  return facts_;
+}
+
+std::string LiveHost::now() {
+  std::time_t seconds = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  if (::gmtime_r(&seconds, &utc) == nullptr) return "";
+  char text[32];
+  std::size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return std::string(text, n);
+}
+
+}  // namespace hwaccel

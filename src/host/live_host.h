@@ -1,0 +1,37 @@
+// LiveHost: the real machine, or a tree laid out like "/" (--root DIR) whose
+// paths resolve under DIR and whose links may not lead out of it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "src/host/host.h"
+
+namespace hwaccel {
+
+struct LiveHostOptions {
+  std::string root;  // empty: the real "/"
+  std::chrono::milliseconds default_timeout{5000};
+  std::size_t output_cap = 16u << 20;  // bytes kept per stream; the rest is drained and dropped
+};
+
+class LiveHost : public Host {
+ public:
+  explicit LiveHost(LiveHostOptions options = {});
+
+  Result<std::string> read(std::string_view path) override;
+  Result<std::vector<std::string>> list(std::string_view dir) override;
+  Result<std::string> readlink(std::string_view path) override;
+  Result<FileKind> stat(std::string_view path) override;
+  ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  std::optional<std::string> env(std::string_view name) override;
+  const Facts& facts() override;
+  std::string now() override;
+
+ private:
+  LiveHostOptions options_;
+  Facts facts_;
+};
+
+}  // namespace hwaccel

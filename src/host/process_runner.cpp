@@ -1,0 +1,478 @@
+#include "src/host/process_runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <utility>
+
+extern char** environ;
+
+namespace hwaccel {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long a child killed at its deadline may take to die before it is left to a
+// background reaper (a process stuck in the kernel, say in a GPU driver ioctl,
+// cannot die until the call returns; the run must not wait for that).
+constexpr std::chrono::milliseconds kKillGrace{1000};
+// Without a pidfd, how often the loop looks whether the child has exited.
+constexpr int kExitPollSliceMs = 10;
+constexpr std::size_t kReadChunk = 64 * 1024;
+// Reads per wake-up, so that a fast writer cannot starve the deadline check.
+constexpr int kReadsPerWake = 16;
+constexpr int kCannotExecute = 126;
+
+// A file descriptor that closes itself.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  bool open() const { return fd_ >= 0; }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// Moves `fd` above stdio. When the parent runs with fd 0-2 closed, a pipe could land
+// there and be clobbered by the child's dup2 onto 0, 1, 2.
+bool lift_above_stdio(Fd& fd) {
+  if (fd.get() > 2) return true;
+  int lifted = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, 3);
+  if (lifted < 0) return false;
+  fd.reset(lifted);
+  return true;
+}
+
+// O_CLOEXEC from the start: another thread forking at the same moment must not
+// pass our pipe ends on to its tool, or our reader would never see EOF.
+bool make_pipe(Fd& read_end, Fd& write_end) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  read_end.reset(fds[0]);
+  write_end.reset(fds[1]);
+  return lift_above_stdio(read_end) && lift_above_stdio(write_end);
+}
+
+bool set_nonblocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+std::int64_t elapsed_ms(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+}
+
+ToolRun cannot_start(ToolOutcome outcome, int exit_code, std::string why) {
+  ToolRun run;
+  run.outcome = outcome;
+  run.exit_code = exit_code;
+  run.err = std::move(why);
+  return run;
+}
+
+// ---- the child side: between fork and exec only async-signal-safe calls ----
+
+// Everything the child needs, prepared before fork (the child may not allocate).
+struct ChildPlan {
+  const char* path = nullptr;
+  std::vector<char*> argv;
+  std::vector<char*> envp;
+  int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1, status_fd = -1;
+};
+
+[[noreturn]] void report_exec_failure(int status_fd, int error) {
+  ssize_t ignored = ::write(status_fd, &error, sizeof error);
+  (void)ignored;
+  ::_exit(127);
+}
+
+// Ignored signals survive exec (a parent ignoring SIGPIPE would make `head` in a
+// tool's pipeline misbehave), and so does the signal mask of the forking thread.
+void reset_signals() {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);  // some fail: fine
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
+// Descriptors that other code in this process opened without O_CLOEXEC would
+// otherwise leak into the tool; the status pipe stays open until exec.
+void close_inherited_fds_on_exec() {
+#if defined(__linux__) && defined(SYS_close_range)
+  constexpr unsigned kCloseRangeCloexec = 1u << 2;          // CLOSE_RANGE_CLOEXEC
+  ::syscall(SYS_close_range, 3u, ~0u, kCloseRangeCloexec);  // Linux >= 5.11; else no-op
+#endif
+}
+
+[[noreturn]] void exec_child(const ChildPlan& plan) {
+  // Our own process group, so that the deadline kill reaches grandchildren too.
+  ::setpgid(0, 0);
+  if (::dup2(plan.stdin_fd, 0) < 0 || ::dup2(plan.stdout_fd, 1) < 0 ||
+      ::dup2(plan.stderr_fd, 2) < 0) {
+    report_exec_failure(plan.status_fd, errno);
+  }
+  reset_signals();
+  close_inherited_fds_on_exec();
+  ::execve(plan.path, plan.argv.data(), plan.envp.data());
+  report_exec_failure(plan.status_fd, errno);
+}
+
+// ---- the parent side ----
+
+// HWACCEL_NO_PIDFD builds the fallback (polling in slices) for testing it.
+int open_pidfd(pid_t pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open) && !defined(HWACCEL_NO_PIDFD)
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // -1 before Linux 5.3
+#else
+  (void)pid;
+  return -1;
+#endif
+}
+
+// Kills the child's whole process group (and the child itself, should it have
+// left the group), and reaps it. Owns the child until then: an early return or an
+// exception cannot leave a running tool or a zombie behind.
+class Child {
+ public:
+  explicit Child(pid_t pid) : pid_(pid), pidfd_(open_pidfd(pid)) {}
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  ~Child() {
+    if (!reaped_) kill_and_reap();
+  }
+
+  int pidfd() const { return pidfd_.get(); }
+  bool reaped() const { return reaped_; }
+  int status() const { return status_; }
+
+  // True once the child has exited; then its group is killed (grandchildren that
+  // still hold our pipes would otherwise keep the run going) and it is reaped.
+  // The group is killed before reaping: while the child is an unreaped zombie its
+  // pid, which names the group, cannot be reused by an unrelated process.
+  bool poll_exit() {
+    if (reaped_) return true;
+    siginfo_t info{};
+    int rc = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT);
+    if (rc != 0) {
+      if (errno == EINTR) return false;
+      // ECHILD: SIGCHLD is ignored in this process and the kernel reaped the child
+      // itself; its status is lost and its pid may already be reused, so no kill.
+      // Report an exit code that no tool uses for success.
+      reaped_ = true;
+      status_ = 255 << 8;
+      return true;
+    }
+    if (info.si_pid == 0) return false;  // still running
+    kill_group();
+    reap_blocking();
+    return true;
+  }
+
+  // At the deadline: kill, then reap within a grace period or hand the reaping to a
+  // detached thread (the process may be stuck in the kernel; it dies when it leaves).
+  void kill_and_reap() {
+    kill_group();
+    const auto give_up = Clock::now() + kKillGrace;
+    while (Clock::now() < give_up) {
+      int status = 0;
+      pid_t rc = ::waitpid(pid_, &status, WNOHANG);
+      if (rc == pid_ || (rc < 0 && errno != EINTR)) {
+        reaped_ = true;
+        status_ = status;
+        return;
+      }
+      wait_briefly();
+    }
+    reaped_ = true;  // from here on, the reaper's
+    try {
+      std::thread([pid = pid_] {
+        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+      }).detach();
+    } catch (...) {
+      // No thread to spare: the zombie stays until this process exits.
+    }
+  }
+
+ private:
+  void kill_group() {
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+  }
+
+  void reap_blocking() {
+    int status = 0;
+    pid_t rc;
+    do {
+      rc = ::waitpid(pid_, &status, 0);
+    } while (rc < 0 && errno == EINTR);
+    status_ = rc == pid_ ? status : (255 << 8);  // ECHILD, as in poll_exit
+    reaped_ = true;
+  }
+
+  void wait_briefly() {
+    if (pidfd_.open()) {
+      pollfd p{pidfd_.get(), POLLIN, 0};
+      ::poll(&p, 1, kExitPollSliceMs);
+    } else {
+      ::poll(nullptr, 0, 2);
+    }
+  }
+
+  pid_t pid_;
+  Fd pidfd_;
+  bool reaped_ = false;
+  int status_ = 0;
+};
+
+// One output stream of the child: what is kept, up to the cap.
+struct Capture {
+  Fd fd;
+  std::string* sink = nullptr;
+  std::size_t cap = 0;
+  bool truncated = false;
+
+  // Reads what the pipe holds now; closes the stream at EOF or on error.
+  void pump(int max_reads) {
+    char buffer[kReadChunk];
+    for (int i = 0; i < max_reads && fd.open(); ++i) {
+      ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+      if (n <= 0) {
+        fd.reset();
+        return;
+      }
+      keep(buffer, static_cast<std::size_t>(n));
+    }
+  }
+
+  // Past the cap the bytes are still read (the child must not block on a full
+  // pipe) but dropped.
+  void keep(const char* data, std::size_t n) {
+    std::size_t room = cap > sink->size() ? cap - sink->size() : 0;
+    if (n > room) truncated = true;
+    sink->append(data, std::min(n, room));
+  }
+};
+
+// Reads both pipes while the child runs, until both are closed and the child has
+// exited, or the deadline passes. Returns true when the deadline passed first.
+bool pump_until_done(Child& child, Capture& out, Capture& err, Clock::time_point deadline) {
+  for (;;) {
+    child.poll_exit();
+    if (child.reaped() && !out.fd.open() && !err.fd.open()) return false;
+    const auto now = Clock::now();
+    if (now >= deadline) return !child.reaped();
+
+    pollfd fds[3];
+    nfds_t count = 0;
+    for (Capture* c : {&out, &err}) {
+      if (c->fd.open()) fds[count++] = pollfd{c->fd.get(), POLLIN, 0};
+    }
+    if (!child.reaped() && child.pidfd() >= 0) fds[count++] = pollfd{child.pidfd(), POLLIN, 0};
+
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+    int wait_ms = static_cast<int>(std::min<std::int64_t>(left, 60'000));
+    if (!child.reaped() && child.pidfd() < 0) wait_ms = std::min(wait_ms, kExitPollSliceMs);
+    if (::poll(fds, count, wait_ms) < 0 && errno != EINTR) ::poll(nullptr, 0, 1);
+
+    out.pump(kReadsPerWake);
+    err.pump(kReadsPerWake);
+  }
+}
+
+// The errno the child sent when exec failed; 0 when exec succeeded.
+int exec_error(int status_fd) {
+  int error = 0;
+  ssize_t n;
+  do {
+    n = ::read(status_fd, &error, sizeof error);
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof error) ? error : 0;
+}
+
+ToolRun exec_failure(const std::string& path, int error) {
+  std::string why = "exec " + path + ": " + std::strerror(error);
+  switch (error) {
+    case ENOENT:
+    case ENOTDIR:
+    case ELOOP:
+    case ENAMETOOLONG:
+      return cannot_start(ToolOutcome::not_found, 0, std::move(why));
+    case EACCES:
+    case EPERM:
+      return cannot_start(ToolOutcome::permission_denied, 0, std::move(why));
+    default:
+      return cannot_start(ToolOutcome::exited, kCannotExecute, std::move(why));
+  }
+}
+
+ToolRun outcome_of(int status, bool timed_out) {
+  ToolRun run;
+  if (timed_out) {
+    run.outcome = ToolOutcome::timeout;
+  } else if (WIFSIGNALED(status)) {
+    run.outcome = ToolOutcome::signal;
+    run.signal = WTERMSIG(status);
+  } else {
+    run.outcome = ToolOutcome::exited;
+    run.exit_code = WEXITSTATUS(status);
+  }
+  return run;
+}
+
+// Where argv[0] is: as given when it holds a '/', else searched on the real PATH.
+std::optional<std::string> locate(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  return find_executable(name, path ? std::string_view(path) : kDefaultSearchPath);
+}
+
+bool has_nul(const std::vector<std::string>& argv) {
+  return std::any_of(argv.begin(), argv.end(),
+                     [](const std::string& a) { return a.find('\0') != std::string::npos; });
+}
+
+ToolRun spawn_and_collect(const std::vector<std::string>& argv, const std::string& path,
+                          const ProcessLimits& limits, Clock::time_point start) {
+  Fd null_in(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  Capture out, err;
+  Fd out_w, err_w, status_r, status_w;
+  if (!null_in.open() || !lift_above_stdio(null_in) || !make_pipe(out.fd, out_w) ||
+      !make_pipe(err.fd, err_w) || !make_pipe(status_r, status_w) ||
+      !set_nonblocking(out.fd.get()) || !set_nonblocking(err.fd.get()) ||
+      !set_nonblocking(status_r.get())) {
+    return cannot_start(ToolOutcome::exited, kCannotExecute,
+                        std::string("pipe: ") + std::strerror(errno));
+  }
+
+  std::vector<std::string> env = child_environment(environ);
+  ChildPlan plan;
+  plan.path = path.c_str();
+  for (const auto& arg : argv) plan.argv.push_back(const_cast<char*>(arg.c_str()));
+  plan.argv.push_back(nullptr);
+  for (auto& entry : env) plan.envp.push_back(entry.data());
+  plan.envp.push_back(nullptr);
+  plan.stdin_fd = null_in.get();
+  plan.stdout_fd = out_w.get();
+  plan.stderr_fd = err_w.get();
+  plan.status_fd = status_w.get();
+
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    return cannot_start(ToolOutcome::exited, kCannotExecute,
+                        std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) exec_child(plan);
+
+  // Also here, so that a deadline kill right away already finds the group.
+  ::setpgid(pid, pid);
+  // Our copies of the child's ends go, or the pipes would never reach EOF.
+  null_in.reset();
+  out_w.reset();
+  err_w.reset();
+  status_w.reset();
+
+  std::string out_text, err_text;
+  out.sink = &out_text;
+  err.sink = &err_text;
+  out.cap = err.cap = limits.output_cap;
+  Child child(pid);
+  const bool timed_out = pump_until_done(child, out, err, start + limits.timeout);
+  if (timed_out) {
+    child.kill_and_reap();
+    // What the tool printed before it was killed helps say why it hung.
+    out.pump(kReadsPerWake);
+    err.pump(kReadsPerWake);
+  }
+
+  if (int error = exec_error(status_r.get()); error != 0 && !timed_out) {
+    return exec_failure(path, error);
+  }
+  ToolRun run = outcome_of(child.status(), timed_out);
+  run.out = std::move(out_text);
+  run.err = std::move(err_text);
+  run.truncated = out.truncated || err.truncated;
+  return run;
+}
+
+}  // namespace
+
+std::optional<std::string> find_executable(std::string_view name, std::string_view search_path) {
+  std::optional<std::string> not_executable;
+  std::size_t at = 0;
+  while (at <= search_path.size()) {
+    std::size_t colon = search_path.find(':', at);
+    if (colon == std::string_view::npos) colon = search_path.size();
+    std::string_view dir = search_path.substr(at, colon - at);
+    at = colon + 1;
+    if (dir.empty()) continue;
+    std::string candidate = std::string(dir) + (dir.back() == '/' ? "" : "/") + std::string(name);
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (!not_executable) not_executable = std::move(candidate);
+  }
+  return not_executable;
+}
+
+bool is_loader_variable(std::string_view name) {
+  return name.starts_with("LD_") || name.starts_with("DYLD_");
+}
+
+std::vector<std::string> child_environment(const char* const* env) {
+  std::vector<std::string> out;
+  for (const char* const* entry = env; entry && *entry; ++entry) {
+    std::string_view text(*entry);
+    std::string_view name = text.substr(0, text.find('='));
+    if (is_loader_variable(name) || name == "LC_ALL") continue;
+    out.emplace_back(text);
+  }
+  out.emplace_back("LC_ALL=C");
+  return out;
+}
+
+ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& limits) {
+  const auto start = Clock::now();
+  ToolRun run;
+  try {
+    if (argv.empty() || argv[0].empty()) {
+      run = cannot_start(ToolOutcome::not_found, 0, "empty command");
+    } else if (has_nul(argv)) {
+      run = cannot_start(ToolOutcome::exited, kCannotExecute, "argument contains a NUL byte");
+    } else if (auto path = locate(argv[0]); !path) {
+      run = cannot_start(ToolOutcome::not_found, 0, argv[0] + ": not found on PATH");
+    } else {
+      run = spawn_and_collect(argv, *path, limits, start);
+    }
+  } catch (const std::exception& e) {  // std::bad_alloc; the Child guard has cleaned up
+    run = cannot_start(ToolOutcome::exited, kCannotExecute, e.what());
+  }
+  run.ms = elapsed_ms(start);
+  return run;
+}
+
+}  // namespace hwaccel

@@ -1,0 +1,50 @@
+// Spawning tools for LiveHost::run: a child in its own process group, stdin from
+// /dev/null, stdout and stderr read concurrently through pipes while it runs, output
+// capped, the whole group killed at the deadline. Thread-safe: probes run tools from
+// several threads at once.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/host/host.h"
+
+namespace hwaccel {
+
+struct ProcessLimits {
+  std::chrono::milliseconds timeout{5000};
+  std::size_t output_cap = 16u << 20;  // bytes kept per stream
+};
+
+// The search list used when PATH is unset.
+inline constexpr std::string_view kDefaultSearchPath =
+    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+// Where `name` (no '/') would be run from, searching the ':'-separated `search_path`
+// as execvp does: the first executable regular file wins; failing that, the first
+// regular file that exists but is not executable (so that running it reports
+// permission denied, not "not found"). Empty entries, which would mean the current
+// directory, are skipped.
+std::optional<std::string> find_executable(std::string_view name, std::string_view search_path);
+
+// True for variables that make the dynamic loader inject code into a tool:
+// LD_* (LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT...) and DYLD_* on macOS.
+bool is_loader_variable(std::string_view name);
+
+// `env` ("NAME=value" entries, NULL-terminated) without loader variables and with
+// LC_ALL=C, so that tools print unlocalised, parseable output.
+std::vector<std::string> child_environment(const char* const* env);
+
+// Runs argv (argv[0] searched on the process's PATH unless it contains '/').
+// Outcomes: exited (exit code), signal, timeout, not_found (not on PATH, or exec
+// said ENOENT/ENOTDIR), permission_denied (exec said EACCES/EPERM). When the tool
+// cannot be started for another reason (an ELF for another machine, out of fds or
+// processes) the outcome is `exited` with code 126, the shell's "cannot execute",
+// and the reason in `err`. Never throws; leaves no fds or zombies behind.
+ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& limits);
+
+}  // namespace hwaccel

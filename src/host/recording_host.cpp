@@ -1,0 +1,149 @@
+#include "src/host/recording_host.h"
+
+#include "src/host/path.h"
+
+namespace hwaccel {
+namespace {
+
+// How strongly an answer describes a path: a later, weaker answer for the same
+// path (stat after read) must not overwrite a stronger one.
+int strength(const FileEntry& e) {
+  switch (e.kind) {
+    case FileEntry::Kind::content:
+    case FileEntry::Kind::dir:
+    case FileEntry::Kind::link: return 3;
+    case FileEntry::Kind::error: return 2;
+    case FileEntry::Kind::node: return 1;
+    case FileEntry::Kind::absent: return 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+RecordingHost::RecordingHost(Host& inner) : inner_(inner) {}
+
+void RecordingHost::put(const std::string& raw_path, FileEntry entry) {
+  auto normalized = normalize_absolute(raw_path);
+  if (!normalized) return;  // a relative path is refused by every host; nothing to replay
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, inserted] = recorded_.files.emplace(*normalized, entry);
+  if (!inserted && strength(entry) >= strength(it->second)) it->second = std::move(entry);
+}
+
+void RecordingHost::record_error(const std::string& path, const Error& error) {
+  if (error.code == EINVAL && !normalize_absolute(path)) return;
+  if (error.code == ENOENT) {
+    put(path, FileEntry::of_absent());
+  } else if (error.code == EISDIR || error.code == ENOTDIR || error.code == EINVAL) {
+    record_present(path);
+  } else {
+    put(path, FileEntry::of_error(error.code));
+  }
+}
+
+// The path exists but the call did not fit it (read of a folder, readlink of a
+// file): record what it is so that replay gives the same error.
+void RecordingHost::record_present(const std::string& path) {
+  auto kind = inner_.stat(path);
+  if (!kind) {
+    if (kind.error().code == ENOENT) {
+      // A dangling link, or a path under a file: keep the link if there is one.
+      if (auto target = inner_.readlink(path)) put(path, FileEntry::of_link(*target));
+      else put(path, FileEntry::of_absent());
+    } else if (kind.error().code != ENOTDIR) {
+      put(path, FileEntry::of_error(kind.error().code));
+    }
+    return;
+  }
+  if (auto target = inner_.readlink(path)) {
+    put(path, FileEntry::of_link(*target));
+    return;
+  }
+  switch (*kind) {
+    case FileKind::directory:
+      if (auto names = inner_.list(path)) put(path, FileEntry::of_dir(*names));
+      return;
+    case FileKind::regular:
+      if (auto bytes = inner_.read(path)) put(path, FileEntry::of_content(*bytes));
+      else put(path, FileEntry::of_error(bytes.error().code));
+      return;
+    default: put(path, FileEntry::of_node(*kind)); return;
+  }
+}
+
+Result<std::string> RecordingHost::read(std::string_view path) {
+  std::string p(path);
+  auto result = inner_.read(path);
+  if (result) put(p, FileEntry::of_content(*result));
+  else record_error(p, result.error());
+  return result;
+}
+
+Result<std::vector<std::string>> RecordingHost::list(std::string_view dir) {
+  std::string p(dir);
+  auto result = inner_.list(dir);
+  if (result) put(p, FileEntry::of_dir(*result));
+  else record_error(p, result.error());
+  return result;
+}
+
+Result<std::string> RecordingHost::readlink(std::string_view path) {
+  std::string p(path);
+  auto result = inner_.readlink(path);
+  if (result) put(p, FileEntry::of_link(*result));
+  else record_error(p, result.error());
+  return result;
+}
+
+Result<FileKind> RecordingHost::stat(std::string_view path) {
+  std::string p(path);
+  auto result = inner_.stat(path);
+  if (result) record_present(p);
+  else record_error(p, result.error());
+  return result;
+}
+
+ToolRun RecordingHost::run(const std::vector<std::string>& argv, Timeout timeout) {
+  ToolRun result = inner_.run(argv, timeout);
+  ToolEntry entry;
+  entry.argv = argv;
+  entry.run = result;
+  entry.has_ms = true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  recorded_.tools[argv] = std::move(entry);
+  return result;
+}
+
+std::optional<std::string> RecordingHost::env(std::string_view name) {
+  auto value = inner_.env(name);
+  if (value) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    recorded_.env[std::string(name)] = *value;
+  }
+  return value;
+}
+
+const Facts& RecordingHost::facts() { return inner_.facts(); }
+
+std::string RecordingHost::now() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (now_.empty()) now_ = inner_.now();
+  return now_;
+}
+
+Snapshot RecordingHost::snapshot(SnapshotInfo info) {
+  std::string when = now();
+  const Facts& facts = inner_.facts();
+  // PATH decides which tools were found; keep it beside the runs it explains.
+  auto path = inner_.env("PATH");
+  std::lock_guard<std::mutex> lock(mutex_);
+  Snapshot s = recorded_;
+  s.host = std::move(info);
+  s.host.recorded_at = when;
+  s.facts = facts;
+  if (path) s.env["PATH"] = *path;
+  return s;
+}
+
+}  // namespace hwaccel

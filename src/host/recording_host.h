@@ -1,0 +1,42 @@
+// RecordingHost: wraps another Host (normally LiveHost), passes every call
+// through, and keeps every answer, negative ones included, so that the run can
+// be saved as a snapshot and replayed exactly.
+#pragma once
+
+#include <mutex>
+#include <string>
+
+#include "src/host/host.h"
+#include "src/snapshot/snapshot.h"
+
+namespace hwaccel {
+
+class RecordingHost : public Host {
+ public:
+  explicit RecordingHost(Host& inner);
+
+  Result<std::string> read(std::string_view path) override;
+  Result<std::vector<std::string>> list(std::string_view dir) override;
+  Result<std::string> readlink(std::string_view path) override;
+  Result<FileKind> stat(std::string_view path) override;
+  ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  std::optional<std::string> env(std::string_view name) override;
+  const Facts& facts() override;
+  std::string now() override;
+
+  // What was recorded so far, with `host` filled from `info` (recorded_at is
+  // the time now() returned). Redaction is a separate step (redaction.h).
+  Snapshot snapshot(SnapshotInfo info);
+
+ private:
+  void record_error(const std::string& path, const Error& error);
+  void record_present(const std::string& path);  // exists, but not as the call expected
+  void put(const std::string& path, FileEntry entry);
+
+  Host& inner_;
+  std::mutex mutex_;
+  Snapshot recorded_;
+  std::string now_;
+};
+
+}  // namespace hwaccel

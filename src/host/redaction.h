@@ -1,0 +1,14 @@
+// Redaction of a recorded snapshot before it leaves the machine: GPU/MIG UUIDs,
+// serial numbers, DMI serials and UUIDs, the hostname and MAC addresses become
+// stable pseudonyms (one value, one pseudonym, within a file). Pseudonyms are
+// handed out walking the snapshot in its sorted order, so the output is
+// deterministic.
+#pragma once
+
+#include "src/snapshot/snapshot.h"
+
+namespace hwaccel {
+
+void redact(Snapshot& snapshot);
+
+}  // namespace hwaccel

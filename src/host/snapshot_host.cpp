@@ -1,0 +1,190 @@
+#include "src/host/snapshot_host.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+
+#include "src/host/path.h"
+
+namespace hwaccel {
+namespace {
+
+constexpr int kMaxLinkHops = 40;
+
+}  // namespace
+
+SnapshotHost::SnapshotHost(Snapshot snapshot) : snapshot_(std::move(snapshot)) {}
+
+bool SnapshotHost::has_children(const std::string& dir) const {
+  std::string prefix = dir == "/" ? "/" : dir + "/";
+  auto it = snapshot_.files.lower_bound(prefix);
+  return it != snapshot_.files.end() && it->first.rfind(prefix, 0) == 0;
+}
+
+// Walks the path a component at a time so that a link recorded for any folder
+// on the way (/sys/bus/pci/devices/X -> ../../../devices/...) is followed.
+Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool follow_last) const {
+  auto normalized = normalize_absolute(path);
+  if (!normalized) return make_error(EINVAL, path);
+  std::vector<std::string> pending = path_components(*normalized);
+  std::reverse(pending.begin(), pending.end());
+  std::string current = "/";
+  int hops = 0;
+  while (!pending.empty()) {
+    std::string name = std::move(pending.back());
+    pending.pop_back();
+    if (name == "..") {
+      current = parent_dir(current);
+      continue;
+    }
+    std::string next = join_path(current, name);
+    auto it = snapshot_.files.find(next);
+    bool last = pending.empty();
+    if (it != snapshot_.files.end() && it->second.kind == FileEntry::Kind::link &&
+        (!last || follow_last)) {
+      if (++hops > kMaxLinkHops) return make_error(ELOOP, path);
+      const std::string& target = it->second.target;
+      if (!target.empty() && target.front() == '/') current = "/";
+      auto parts = path_components(target);
+      for (auto p = parts.rbegin(); p != parts.rend(); ++p)
+        if (*p != ".") pending.push_back(*p);
+      continue;
+    }
+    if (!last && it != snapshot_.files.end()) {
+      // A recorded answer on the way decides: absent or an error stops the walk.
+      const FileEntry& e = it->second;
+      if (e.kind == FileEntry::Kind::absent) return make_error(ENOENT, path);
+      if (e.kind == FileEntry::Kind::error) return make_error(e.error_code, path);
+      if (e.kind == FileEntry::Kind::content || e.kind == FileEntry::Kind::node)
+        return make_error(ENOTDIR, path);
+    }
+    current = std::move(next);
+  }
+  Found found;
+  found.path = current;
+  auto it = snapshot_.files.find(current);
+  if (it != snapshot_.files.end()) {
+    found.entry = &it->second;
+  } else {
+    found.implied_dir = current == "/" || has_children(current);
+  }
+  return found;
+}
+
+Result<std::string> SnapshotHost::read(std::string_view path) {
+  auto found = resolve(path, true);
+  if (!found) return found.error();
+  const FileEntry* e = found->entry;
+  if (!e) return make_error(found->implied_dir ? EISDIR : ENOENT, path);
+  switch (e->kind) {
+    case FileEntry::Kind::content: return e->bytes;
+    case FileEntry::Kind::absent: return make_error(ENOENT, path);
+    case FileEntry::Kind::error: return make_error(e->error_code, path);
+    case FileEntry::Kind::dir: return make_error(EISDIR, path);
+    case FileEntry::Kind::node: return make_error(EIO, std::string(path) + " (device node: contents not recorded)");
+    case FileEntry::Kind::link: return make_error(ELOOP, path);  // unreachable: links are followed
+  }
+  return make_error(EIO, path);
+}
+
+Result<std::vector<std::string>> SnapshotHost::list(std::string_view dir) {
+  auto found = resolve(dir, true);
+  if (!found) return found.error();
+  if (const FileEntry* e = found->entry) {
+    switch (e->kind) {
+      case FileEntry::Kind::dir: return e->names;
+      case FileEntry::Kind::absent: return make_error(ENOENT, dir);
+      case FileEntry::Kind::error: return make_error(e->error_code, dir);
+      default: return make_error(ENOTDIR, dir);
+    }
+  }
+  if (!found->implied_dir) return make_error(ENOENT, dir);
+  // No listing recorded: the children implied by every path below it.
+  std::string prefix = found->path == "/" ? "/" : found->path + "/";
+  std::set<std::string> names;
+  for (auto it = snapshot_.files.lower_bound(prefix);
+       it != snapshot_.files.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+    std::string_view rest = std::string_view(it->first).substr(prefix.size());
+    std::string name(rest.substr(0, rest.find('/')));
+    // A recorded absence below is not a child unless something else is there.
+    bool is_leaf = rest.find('/') == std::string_view::npos;
+    if (is_leaf && it->second.kind == FileEntry::Kind::absent) continue;
+    names.insert(name);
+  }
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+Result<std::string> SnapshotHost::readlink(std::string_view path) {
+  auto found = resolve(path, false);
+  if (!found) return found.error();
+  const FileEntry* e = found->entry;
+  if (!e) return make_error(found->implied_dir ? EINVAL : ENOENT, path);
+  if (e->kind == FileEntry::Kind::link) return e->target;
+  if (e->kind == FileEntry::Kind::absent) return make_error(ENOENT, path);
+  if (e->kind == FileEntry::Kind::error) return make_error(e->error_code, path);
+  return make_error(EINVAL, path);
+}
+
+Result<FileKind> SnapshotHost::stat(std::string_view path) {
+  auto found = resolve(path, true);
+  if (!found) return found.error();
+  const FileEntry* e = found->entry;
+  if (!e) {
+    if (found->implied_dir) return FileKind::directory;
+    return make_error(ENOENT, path);
+  }
+  switch (e->kind) {
+    case FileEntry::Kind::content: return FileKind::regular;
+    case FileEntry::Kind::dir: return FileKind::directory;
+    case FileEntry::Kind::node: return e->node_type;
+    case FileEntry::Kind::absent: return make_error(ENOENT, path);
+    case FileEntry::Kind::error: return make_error(e->error_code, path);
+    case FileEntry::Kind::link: return make_error(ELOOP, path);
+  }
+  return make_error(EIO, path);
+}
+
+ToolRun SnapshotHost::run(const std::vector<std::string>& argv, Timeout) {
+  auto it = snapshot_.tools.find(argv);
+  if (it != snapshot_.tools.end()) return it->second.run;
+  std::lock_guard<std::mutex> lock(mutex_);
+  misses_.push_back(argv);
+  ToolRun missing;
+  missing.outcome = ToolOutcome::not_found;
+  return missing;
+}
+
+std::optional<std::string> SnapshotHost::env(std::string_view name) {
+  auto it = snapshot_.env.find(std::string(name));
+  if (it == snapshot_.env.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::vector<std::string>> SnapshotHost::misses() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto sorted = misses_;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  return sorted;
+}
+
+LoadedSnapshot load_snapshot_file(const std::string& path) {
+  LoadedSnapshot loaded;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    loaded.error = SnapshotError{path, 0, 0, make_error(errno ? errno : ENOENT).message};
+    return loaded;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Snapshot snapshot;
+  if (auto error = parse_snapshot(text, path, snapshot)) {
+    loaded.error = std::move(error);
+  } else {
+    loaded.snapshot = std::move(snapshot);
+  }
+  return loaded;
+}
+
+}  // namespace hwaccel

@@ -1,0 +1,54 @@
+// SnapshotHost: answers every Host call from a snapshot, byte for byte, and never
+// touches the real disk for anything the snapshot holds or lacks.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/host/host.h"
+#include "src/snapshot/snapshot.h"
+#include "src/snapshot/snapshot_codec.h"
+
+namespace hwaccel {
+
+class SnapshotHost : public Host {
+ public:
+  explicit SnapshotHost(Snapshot snapshot);
+
+  Result<std::string> read(std::string_view path) override;
+  Result<std::vector<std::string>> list(std::string_view dir) override;
+  Result<std::string> readlink(std::string_view path) override;
+  Result<FileKind> stat(std::string_view path) override;
+  ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  std::optional<std::string> env(std::string_view name) override;
+  const Facts& facts() override { return snapshot_.facts; }
+  std::string now() override { return snapshot_.host.recorded_at; }
+
+  const Snapshot& snapshot() const { return snapshot_; }
+  // Tool runs the probes asked for that the snapshot does not hold, sorted, once each.
+  std::vector<std::vector<std::string>> misses() const;
+
+ private:
+  struct Found {
+    const FileEntry* entry = nullptr;  // null: not recorded
+    std::string path;                  // the path after following links
+    bool implied_dir = false;          // not recorded, but files are recorded below it
+  };
+  Result<Found> resolve(std::string_view path, bool follow_last) const;
+  bool has_children(const std::string& dir) const;
+
+  Snapshot snapshot_;
+  mutable std::mutex mutex_;
+  std::vector<std::vector<std::string>> misses_;
+};
+
+// Reads and parses a snapshot file. The one place a snapshot file is opened.
+struct LoadedSnapshot {
+  std::optional<Snapshot> snapshot;
+  std::optional<SnapshotError> error;
+};
+LoadedSnapshot load_snapshot_file(const std::string& path);
+
+}  // namespace hwaccel

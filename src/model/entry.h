@@ -1,0 +1,61 @@
+// One device seen through one API. The same physical GPU seen through CUDA and
+// Vulkan is two entries sharing one physical_id.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/model/reason.h"
+
+namespace hwaccel {
+
+enum class DeviceType { cpu, gpu, npu, tpu, asic, other };
+std::string_view to_string(DeviceType type);
+
+enum class MemoryKind {
+  discrete,  // the device's own memory (VRAM, HBM)
+  unified,   // shared with the host (GB10, Apple, APUs): total/free come from the host
+  host,      // the CPU's system memory
+};
+std::string_view to_string(MemoryKind kind);
+
+struct Memory {
+  std::optional<std::uint64_t> total_bytes;
+  std::optional<std::uint64_t> free_bytes;
+  MemoryKind kind = MemoryKind::discrete;
+  std::optional<std::uint64_t> working_set_limit_bytes;  // unified memory only, when known
+  std::string source;  // where the numbers came from, e.g. "nvidia-smi" or "/proc/meminfo"
+};
+
+enum class EntryStatus { ready, unavailable };
+
+struct Entry {
+  std::string backend;  // "cpu", "cuda"
+  std::string api;      // "host", "nvidia-smi"; later "nvml", "vulkan", ...
+  int index = 0;        // ordinal within the backend
+  std::string physical_id;  // "pci:0000:01:00.0", or "cpu:0", or vendor/name/ordinal
+  std::string name;
+  std::string vendor;
+  std::optional<std::uint16_t> pci_vendor_id;
+  std::optional<std::uint16_t> pci_device_id;
+  std::string pci_bus_id;  // normalised "0000:01:00.0"; empty when unknown
+  std::string uuid;        // GPU-... for NVIDIA; empty when unknown
+  DeviceType type = DeviceType::other;
+  Memory memory;
+  std::string compute_class;   // "sm_90", "avx512", "sve", ...
+  std::string driver_version;  // empty when unknown
+  EntryStatus status = EntryStatus::ready;
+  std::optional<Reason> reason;  // set when status == unavailable
+  std::vector<std::string> provenance;  // files read and tools run, e.g. "file:/proc/meminfo"
+};
+
+// One line per backend: ready with devices, or the reason it is not.
+struct BackendStatus {
+  std::string name;
+  bool ready = false;
+  std::optional<Reason> reason;  // set when not ready
+};
+
+}  // namespace hwaccel

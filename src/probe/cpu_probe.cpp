@@ -1,0 +1,75 @@
+#include "src/probe/cpu_probe.h"
+
+#include "src/probe/proc_cpuinfo.h"
+#include "src/probe/proc_meminfo.h"
+
+namespace hwaccel {
+namespace {
+
+constexpr std::string_view kCpuinfo = "/proc/cpuinfo";
+constexpr std::string_view kMeminfo = "/proc/meminfo";
+
+Warning cpu_warning(std::string message) {
+  return Warning{"cpu", std::move(message)};
+}
+
+std::string cannot_read(std::string_view path, const Error& error) {
+  return "cannot read " + std::string(path) + " (" + error.errno_name() + ")";
+}
+
+void fill_from_cpuinfo(Host& host, Entry& cpu, std::vector<Warning>& warnings) {
+  auto text = host.read(kCpuinfo);
+  if (!text) {
+    warnings.push_back(cpu_warning(cannot_read(kCpuinfo, text.error()) + "; CPU name unknown"));
+    return;
+  }
+  auto info = parse_proc_cpuinfo(*text);
+  cpu.name = info.name;
+  cpu.vendor = info.vendor;
+  cpu.compute_class = info.isa_class;
+  if (info.name.empty())
+    warnings.push_back(cpu_warning("no CPU name found in " + std::string(kCpuinfo)));
+}
+
+void fill_from_meminfo(Host& host, Entry& cpu, std::vector<Warning>& warnings) {
+  auto text = host.read(kMeminfo);
+  if (!text) {
+    warnings.push_back(
+        cpu_warning(cannot_read(kMeminfo, text.error()) + "; system memory unknown"));
+    return;
+  }
+  auto info = parse_proc_meminfo(*text);
+  cpu.memory.total_bytes = info.total_bytes;
+  cpu.memory.free_bytes = info.available_bytes;
+  if (!info.total_bytes) warnings.push_back(cpu_warning("no MemTotal in " + std::string(kMeminfo)));
+  if (info.available_estimated)
+    warnings.push_back(cpu_warning(
+        "no MemAvailable in " + std::string(kMeminfo) +
+        " (kernel older than 3.14?); free memory estimated as MemFree + Buffers + Cached"));
+}
+
+}  // namespace
+
+ProbeResult CpuProbe::run(Host& host) const {
+  ProbeResult result;
+  result.backend.name = "cpu";
+  result.backend.ready = true;  // the CPU is always there, even when /proc says little
+
+  Entry cpu;
+  cpu.backend = "cpu";
+  cpu.api = "host";
+  cpu.index = 0;
+  cpu.physical_id = "cpu:0";
+  cpu.type = DeviceType::cpu;
+  cpu.status = EntryStatus::ready;
+  cpu.memory.kind = MemoryKind::host;
+  cpu.memory.source = std::string(kMeminfo);
+  cpu.provenance = {"file:" + std::string(kCpuinfo), "file:" + std::string(kMeminfo)};
+
+  fill_from_cpuinfo(host, cpu, result.warnings);
+  fill_from_meminfo(host, cpu, result.warnings);
+  result.entries.push_back(std::move(cpu));
+  return result;
+}
+
+}  // namespace hwaccel

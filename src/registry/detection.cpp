@@ -1,0 +1,75 @@
+#include "src/registry/detection.h"
+
+#include <algorithm>
+#include <exception>
+#include <future>
+
+#include "src/probe/cpu_probe.h"
+#include "src/probe/cuda_probe.h"
+
+namespace hwaccel {
+
+std::vector<std::unique_ptr<Probe>> all_probes() {
+  std::vector<std::unique_ptr<Probe>> probes;
+  probes.push_back(std::make_unique<CudaProbe>());
+  probes.push_back(std::make_unique<CpuProbe>());
+  return probes;
+}
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (const auto& p : all_probes()) names.push_back(p->name());
+  return names;
+}
+
+namespace {
+
+// A probe must not throw, but if one does (a bug), its backend still gets a
+// line and the others are unaffected.
+ProbeResult run_guarded(const Probe& probe, Host& host) {
+  try {
+    return probe.run(host);
+  } catch (const std::exception& e) {
+    ProbeResult r;
+    r.backend = {probe.name(), false, Reason{ReasonCode::probe_failed,
+                                             std::string("internal error: ") + e.what()}};
+    return r;
+  } catch (...) {
+    ProbeResult r;
+    r.backend = {probe.name(), false, Reason{ReasonCode::probe_failed, "internal error"}};
+    return r;
+  }
+}
+
+}  // namespace
+
+Detection detect(Host& host, const DetectOptions& options) {
+  auto probes = all_probes();
+  std::vector<const Probe*> selected;
+  for (const auto& p : probes) {
+    bool wanted = options.only.empty() ||
+                  std::find(options.only.begin(), options.only.end(), p->name()) != options.only.end();
+    if (wanted) selected.push_back(p.get());
+  }
+
+  Detection d;
+  d.host.facts = host.facts();
+  d.host.discovered_at = host.now();
+
+  // One thread per probe: a hung tool costs its own timeout, not the sum.
+  std::vector<std::future<ProbeResult>> running;
+  for (const Probe* p : selected)
+    running.push_back(std::async(std::launch::async, [p, &host] { return run_guarded(*p, host); }));
+
+  for (auto& f : running) {
+    ProbeResult r = f.get();
+    d.backends.push_back(r.backend);
+    std::stable_sort(r.entries.begin(), r.entries.end(),
+                     [](const Entry& a, const Entry& b) { return a.index < b.index; });
+    for (auto& e : r.entries) d.entries.push_back(std::move(e));
+    for (auto& w : r.warnings) d.warnings.push_back(std::move(w));
+  }
+  return d;
+}
+
+}  // namespace hwaccel

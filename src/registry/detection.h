@@ -1,0 +1,40 @@
+// The detection pipeline: runs every backend's probe concurrently on one Host
+// and gathers backend lines, entries and warnings in a fixed order.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/host/host.h"
+#include "src/model/entry.h"
+#include "src/model/warning.h"
+#include "src/probe/probe.h"
+
+namespace hwaccel {
+
+struct HostSummary {
+  Facts facts;
+  std::string discovered_at;  // empty when the host has no clock (hand-written snapshot)
+};
+
+struct Detection {
+  HostSummary host;
+  std::vector<BackendStatus> backends;  // in backend order
+  std::vector<Entry> entries;           // backend order, then index
+  std::vector<Warning> warnings;        // backend order, then as reported
+};
+
+// Every backend this build has, in the order they are reported.
+std::vector<std::unique_ptr<Probe>> all_probes();
+std::vector<std::string> backend_names();
+
+struct DetectOptions {
+  std::vector<std::string> only;  // empty: every backend
+};
+
+// Runs the probes (concurrently) and merges their results deterministically.
+// Unknown names in `only` are the caller's to reject (see backend_names()).
+Detection detect(Host& host, const DetectOptions& options = {});
+
+}  // namespace hwaccel

@@ -1,0 +1,78 @@
+// Golden replays: every fixtures/hosts/NAME.yaml is replayed and its text and
+// JSON reports compared byte for byte with NAME.expected/. The goldens are
+// reviewed by reading them; they are rewritten only when
+// HWACCEL_REGENERATE_GOLDEN=1 is set (an explicit switch, never by default).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "src/host/snapshot_host.h"
+#include "src/registry/detection.h"
+#include "src/report/detect_json.h"
+#include "src/report/detect_text.h"
+#include "tests/support/test_support.h"
+
+namespace hwaccel {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> fixture_hosts() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(testing::source_path("fixtures/hosts")))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool regenerating() {
+  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
+  return v && std::string(v) == "1";
+}
+
+void compare_or_regenerate(const fs::path& golden, const std::string& actual) {
+  if (regenerating()) {
+    fs::create_directories(golden.parent_path());
+    std::ofstream(golden, std::ios::binary) << actual;
+    return;
+  }
+  auto expected = testing::slurp(golden.string());
+  ASSERT_TRUE(expected) << golden << " is missing; review the output and create it with "
+                        << "HWACCEL_REGENERATE_GOLDEN=1";
+  EXPECT_EQ(*expected, actual) << "replay differs from " << golden;
+}
+
+class GoldenHost : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenHost, ReplayMatchesTheReviewedReport) {
+  const std::string name = GetParam();
+  auto loaded = load_snapshot_file(testing::source_path("fixtures/hosts/" + name + ".yaml"));
+  ASSERT_FALSE(loaded.error) << loaded.error->to_string();
+  SnapshotHost host(*loaded.snapshot);
+  Detection d = detect(host);
+  EXPECT_TRUE(host.misses().empty())
+      << name << ".yaml lacks a tool run the probes ask for: " << host.misses()[0][0];
+  fs::path dir = testing::source_path("fixtures/hosts/" + name + ".expected");
+  compare_or_regenerate(dir / "detect.txt", render_detect_text(d));
+  compare_or_regenerate(dir / "detect.json", render_detect_json(d));
+}
+
+TEST_P(GoldenHost, ReplayIsDeterministic) {
+  auto loaded = load_snapshot_file(testing::source_path("fixtures/hosts/" + GetParam() + ".yaml"));
+  ASSERT_FALSE(loaded.error);
+  SnapshotHost a(*loaded.snapshot), b(*loaded.snapshot);
+  EXPECT_EQ(render_detect_json(detect(a)), render_detect_json(detect(b)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenHost, ::testing::ValuesIn(fixture_hosts()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace hwaccel

@@ -1,0 +1,85 @@
+#include "tests/support/test_support.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace hwaccel::testing {
+
+std::optional<std::string> slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string source_path(const std::string& relative) {
+  return std::string(HWACCEL_SOURCE_DIR) + "/" + relative;
+}
+
+std::string shared_path(const std::string& relative) {
+  return std::string(HWACCEL_SHARED_DIR) + "/" + relative;
+}
+
+std::optional<std::string> capture_section(const std::string& text, const std::string& prefix) {
+  const std::string marker = "# $ " + prefix;
+  auto at = text.find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  // Skip the command line and the closing rule of the banner.
+  auto line_end = text.find('\n', at);
+  if (line_end == std::string::npos) return std::string();
+  auto rule_end = text.find('\n', line_end + 1);
+  if (rule_end == std::string::npos) return std::string();
+  auto body_start = rule_end + 1;
+  auto next = text.find("\n####", body_start);
+  std::string body = text.substr(body_start, next == std::string::npos ? std::string::npos
+                                                                        : next + 1 - body_start);
+  // Banners are preceded by two blank lines; they are not part of the output.
+  while (body.size() >= 2 && body.substr(body.size() - 2) == "\n\n") body.pop_back();
+  return body;
+}
+
+Result<std::string> FakeHost::read(std::string_view path) {
+  std::string p(path);
+  if (auto e = errors.find(p); e != errors.end()) return make_error(e->second, p);
+  if (auto f = files.find(p); f != files.end()) return f->second;
+  return make_error(ENOENT, p);
+}
+
+Result<std::vector<std::string>> FakeHost::list(std::string_view dir) {
+  std::string prefix = std::string(dir) + "/";
+  std::set<std::string> names;
+  for (const auto& [path, _] : files) {
+    if (path.rfind(prefix, 0) != 0) continue;
+    auto rest = path.substr(prefix.size());
+    names.insert(rest.substr(0, rest.find('/')));
+  }
+  if (names.empty()) return make_error(ENOENT, dir);
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+Result<std::string> FakeHost::readlink(std::string_view path) { return make_error(EINVAL, path); }
+
+Result<FileKind> FakeHost::stat(std::string_view path) {
+  std::string p(path);
+  if (auto e = errors.find(p); e != errors.end()) return make_error(e->second, p);
+  if (files.count(p)) return FileKind::regular;
+  if (list(path).ok()) return FileKind::directory;
+  return make_error(ENOENT, p);
+}
+
+ToolRun FakeHost::run(const std::vector<std::string>& argv, Timeout) {
+  runs.push_back(argv);
+  if (auto t = tools.find(argv); t != tools.end()) return t->second;
+  ToolRun missing;
+  missing.outcome = ToolOutcome::not_found;
+  return missing;
+}
+
+std::optional<std::string> FakeHost::env(std::string_view name) {
+  if (auto e = environment.find(std::string(name)); e != environment.end()) return e->second;
+  return std::nullopt;
+}
+
+}  // namespace hwaccel::testing

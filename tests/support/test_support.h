@@ -1,0 +1,45 @@
+// Helpers for tests: an in-memory Host, and reading files of the repo and of
+// ../shared/real-captures. Tests may touch the disk; src/ may not.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/host/host.h"
+
+namespace hwaccel::testing {
+
+// Reads a whole file; nullopt when it cannot be read.
+std::optional<std::string> slurp(const std::string& path);
+std::string source_path(const std::string& relative);  // under the repo root
+std::string shared_path(const std::string& relative);  // under ../shared
+
+// Pulls one section out of a nvidia_gpu_exporter capture: the text under the
+// banner whose "# $ ..." line starts with `command_prefix`, up to the next banner.
+std::optional<std::string> capture_section(const std::string& capture_text,
+                                           const std::string& command_prefix);
+
+// A Host whose answers are set by the test. Unknown paths are ENOENT, unknown
+// tools are not-found.
+class FakeHost : public Host {
+ public:
+  std::map<std::string, std::string> files;
+  std::map<std::string, int> errors;  // path -> errno
+  std::map<std::vector<std::string>, ToolRun> tools;
+  std::map<std::string, std::string> environment;
+  Facts host_facts{"linux", "x86_64", "6.1.0", 4096, 4, "fake"};
+  std::vector<std::vector<std::string>> runs;  // every argv run, in order
+
+  Result<std::string> read(std::string_view path) override;
+  Result<std::vector<std::string>> list(std::string_view dir) override;
+  Result<std::string> readlink(std::string_view path) override;
+  Result<FileKind> stat(std::string_view path) override;
+  ToolRun run(const std::vector<std::string>& argv, Timeout timeout) override;
+  std::optional<std::string> env(std::string_view name) override;
+  const Facts& facts() override { return host_facts; }
+  std::string now() override { return ""; }
+};
+
+}  // namespace hwaccel::testing

@@ -1,0 +1,61 @@
+#include "src/host/redaction.h"
+
+#include <gtest/gtest.h>
+
+namespace hwaccel {
+namespace {
+
+TEST(Redaction, ReplacesIdentifiersWithStablePseudonyms) {
+  Snapshot s;
+  s.facts.hostname = "dgx-node-042";
+  s.host.label = "dgx-node-042";
+  s.files["/proc/sys/kernel/hostname"] = FileEntry::of_content("dgx-node-042\n");
+  s.files["/sys/class/dmi/id/product_serial"] = FileEntry::of_content("1653922001234\n");
+  s.files["/sys/class/net/eth0/address"] = FileEntry::of_content("a0:36:9f:12:34:56\n");
+  s.files["/sys/class/dmi/id/product_name"] = FileEntry::of_content("DGXH100\n");
+  ToolEntry smi;
+  smi.argv = {"nvidia-smi", "-L"};
+  smi.run.out =
+      "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-8f6e3c2a-1b4d-4e5f-9a7b-0c1d2e3f4a5b)\n"
+      "GPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-11111111-2222-3333-4444-555555555555)\n"
+      "again GPU-8f6e3c2a-1b4d-4e5f-9a7b-0c1d2e3f4a5b on dgx-node-042; dgx-node-0425 stays\n"
+      "    Serial Number                         : 1654922006789\n";
+  s.tools[smi.argv] = smi;
+
+  redact(s);
+  EXPECT_TRUE(s.host.redacted);
+  EXPECT_EQ(s.facts.hostname, "host-1");
+  EXPECT_EQ(s.host.label, "host-1");
+  EXPECT_EQ(s.files.at("/proc/sys/kernel/hostname").bytes, "host-1\n");
+  EXPECT_EQ(s.files.at("/sys/class/dmi/id/product_serial").bytes, "REDACTED-SERIAL-1\n");
+  EXPECT_EQ(s.files.at("/sys/class/net/eth0/address").bytes, "02:00:00:00:00:01\n");
+  EXPECT_EQ(s.files.at("/sys/class/dmi/id/product_name").bytes, "DGXH100\n");
+  const std::string& out = s.tools.at(smi.argv).run.out;
+  EXPECT_EQ(out.find("8f6e3c2a"), std::string::npos);
+  EXPECT_EQ(out.find("1654922006789"), std::string::npos);
+  EXPECT_NE(out.find("GPU-00000000-0000-4000-8000-000000000001)"), std::string::npos) << out;
+  EXPECT_NE(out.find("GPU-00000000-0000-4000-8000-000000000002)"), std::string::npos) << out;
+  EXPECT_NE(out.find("again GPU-00000000-0000-4000-8000-000000000001 on host-1;"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("dgx-node-0425 stays"), std::string::npos) << out;
+}
+
+TEST(Redaction, IsDeterministic) {
+  auto make = [] {
+    Snapshot s;
+    s.facts.hostname = "alpha";
+    s.files["/a"] = FileEntry::of_content("GPU-22222222-2222-2222-2222-222222222222\n");
+    s.files["/b"] = FileEntry::of_content("GPU-11111111-1111-1111-1111-111111111111\n");
+    return s;
+  };
+  Snapshot one = make(), two = make();
+  redact(one);
+  redact(two);
+  EXPECT_TRUE(one == two);
+  // Pseudonyms follow the sorted order of paths, not the order of discovery.
+  EXPECT_EQ(one.files.at("/a").bytes, "GPU-00000000-0000-4000-8000-000000000001\n");
+}
+
+}  // namespace
+}  // namespace hwaccel

@@ -1,0 +1,122 @@
+#include "src/host/snapshot_host.h"
+
+#include <gtest/gtest.h>
+
+#include "src/snapshot/snapshot_codec.h"
+
+namespace hwaccel {
+namespace {
+
+SnapshotHost host_from(const std::string& yaml) {
+  Snapshot s;
+  auto error = parse_snapshot(yaml, "test.yaml", s);
+  EXPECT_FALSE(error) << error->to_string();
+  return SnapshotHost(std::move(s));
+}
+
+const char* kTree = R"(schema: hwaccel-snapshot/1
+host: {label: t, recorded_at: "2026-11-29T15:00:00Z"}
+facts: {os: linux, arch: x86_64, cpus: 8, hostname: box}
+env: {CUDA_VISIBLE_DEVICES: "1"}
+files:
+  /proc/meminfo: "MemTotal: 1 kB\n"
+  /sys/bus/pci/devices/0000:01:00.0: {link: ../../../devices/pci0000:00/0000:01:00.0}
+  /sys/devices/pci0000:00/0000:01:00.0/vendor: "0x10de\n"
+  /sys/devices/pci0000:00/0000:01:00.0/driver: {link: ../../../bus/pci/drivers/nvidia}
+  /sys/bus/pci/drivers/nvidia/module: {link: ../../../../module/nvidia}
+  /sys/module/nvidia/version: "580.95.05\n"
+  /sys/class/drm: {dir: [card0, renderD128, version]}
+  /sys/class/misc/intel_npu: {absent: true}
+  /dev/accel/accel0: {error: EACCES}
+  /dev/nvidia0: {type: char}
+  /loop/a: {link: b}
+  /loop/b: {link: a}
+  /escape: {link: ../../../../../etc}
+tools:
+  - argv: [nvidia-smi, -L]
+    exit: 0
+    stdout: "GPU 0: NVIDIA H100\n"
+  - argv: [hangs]
+    outcome: timeout
+  - argv: [killed]
+    outcome: signal:9
+)";
+
+TEST(SnapshotHost, ReadsContentAndFollowsLinksOnTheWay) {
+  auto h = host_from(kTree);
+  EXPECT_EQ(h.read("/proc/meminfo").value(), "MemTotal: 1 kB\n");
+  EXPECT_EQ(h.read("/sys/bus/pci/devices/0000:01:00.0/vendor").value(), "0x10de\n");
+  EXPECT_EQ(h.read("/sys/bus/pci/devices/0000:01:00.0/driver/module/version").value(),
+            "580.95.05\n");
+  EXPECT_EQ(h.readlink("/sys/bus/pci/devices/0000:01:00.0/driver").value(),
+            "../../../bus/pci/drivers/nvidia");
+  EXPECT_EQ(h.read("//proc/./meminfo").value(), "MemTotal: 1 kB\n");
+}
+
+TEST(SnapshotHost, NegativeAnswersAreExact) {
+  auto h = host_from(kTree);
+  EXPECT_EQ(h.read("/sys/class/misc/intel_npu").error().code, ENOENT);
+  EXPECT_EQ(h.read("/not/mentioned").error().code, ENOENT);
+  EXPECT_EQ(h.read("/dev/accel/accel0").error().code, EACCES);
+  EXPECT_EQ(h.stat("/dev/accel/accel0").error().code, EACCES);
+  EXPECT_EQ(h.read("/sys/class/drm").error().code, EISDIR);
+  EXPECT_EQ(h.read("/loop/a").error().code, ELOOP);
+  EXPECT_EQ(h.read("proc/meminfo").error().code, EINVAL);
+  EXPECT_EQ(h.readlink("/proc/meminfo").error().code, EINVAL);
+  EXPECT_EQ(h.list("/proc/meminfo").error().code, ENOTDIR);
+  EXPECT_EQ(h.read("/proc/meminfo/x").error().code, ENOTDIR);
+}
+
+TEST(SnapshotHost, ListsRecordedAndImpliedDirectories) {
+  auto h = host_from(kTree);
+  EXPECT_EQ(h.list("/sys/class/drm").value(),
+            (std::vector<std::string>{"card0", "renderD128", "version"}));
+  EXPECT_EQ(h.list("/sys/class").value(), (std::vector<std::string>{"drm", "misc"}));
+  EXPECT_EQ(h.list("/sys/class/misc").value(), std::vector<std::string>{});
+  EXPECT_EQ(h.list("/sys/bus/pci/devices/0000:01:00.0").value(),
+            (std::vector<std::string>{"driver", "vendor"}));
+  EXPECT_EQ(h.list("/nowhere").error().code, ENOENT);
+  EXPECT_EQ(h.stat("/sys").value(), FileKind::directory);
+  EXPECT_EQ(h.stat("/dev/nvidia0").value(), FileKind::char_device);
+  EXPECT_EQ(h.stat("/proc/meminfo").value(), FileKind::regular);
+}
+
+TEST(SnapshotHost, LinksCannotLeaveTheSnapshot) {
+  auto h = host_from(kTree);
+  // ../../.. past the root stays at the root of the snapshot: /etc is not recorded.
+  EXPECT_EQ(h.read("/escape/passwd").error().code, ENOENT);
+}
+
+TEST(SnapshotHost, ToolRunsReplayTheirOutcomeAndCountMisses) {
+  auto h = host_from(kTree);
+  auto smi = h.run({"nvidia-smi", "-L"});
+  EXPECT_TRUE(smi.ok());
+  EXPECT_EQ(smi.out, "GPU 0: NVIDIA H100\n");
+  EXPECT_EQ(h.run({"hangs"}).outcome, ToolOutcome::timeout);
+  auto killed = h.run({"killed"});
+  EXPECT_EQ(killed.outcome, ToolOutcome::signal);
+  EXPECT_EQ(killed.signal, 9);
+  EXPECT_TRUE(h.misses().empty());
+  EXPECT_EQ(h.run({"nvidia-smi", "-q"}).outcome, ToolOutcome::not_found);
+  EXPECT_EQ(h.run({"nvidia-smi", "-q"}).outcome, ToolOutcome::not_found);
+  ASSERT_EQ(h.misses().size(), 1u);
+  EXPECT_EQ(h.misses()[0], (std::vector<std::string>{"nvidia-smi", "-q"}));
+}
+
+TEST(SnapshotHost, EnvFactsAndClockComeFromTheSnapshot) {
+  auto h = host_from(kTree);
+  EXPECT_EQ(h.env("CUDA_VISIBLE_DEVICES").value(), "1");
+  EXPECT_FALSE(h.env("PATH"));
+  EXPECT_EQ(h.facts().cpus, 8);
+  EXPECT_EQ(h.facts().hostname, "box");
+  EXPECT_EQ(h.now(), "2026-11-29T15:00:00Z");
+}
+
+TEST(SnapshotHost, LoadSnapshotFileNamesAMissingFile) {
+  auto loaded = load_snapshot_file("/nonexistent/dir/host.yaml");
+  ASSERT_TRUE(loaded.error);
+  EXPECT_NE(loaded.error->to_string().find("/nonexistent/dir/host.yaml"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hwaccel
