@@ -46,7 +46,7 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
         (!last || follow_last)) {
       if (++hops > kMaxLinkHops) return make_error(ELOOP, path);
       const std::string& target = it->second.target;
-      if (!target.empty() && target.front() == '/') current = "/";
+      if (!target.empty() && target.front() == '/') current.assign(1, '/');  // (not = "/": GCC 12 -Wrestrict false positive)
       auto parts = path_components(target);
       for (auto p = parts.rbegin(); p != parts.rend(); ++p)
         if (*p != ".") pending.push_back(*p);

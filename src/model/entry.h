@@ -31,6 +31,14 @@ struct Memory {
 
 enum class EntryStatus { ready, unavailable };
 
+// A slice of a physical device that is offered as a device of its own (an
+// NVIDIA MIG instance, an AMD compute partition).
+struct Partition {
+  std::string profile;             // "3g.40gb", "CPX"
+  std::string parent_physical_id;  // the whole device's physical_id
+  int parent_index = 0;            // the whole device's index in the same backend
+};
+
 struct Entry {
   std::string backend;  // "cpu", "cuda"
   std::string api;      // "host", "nvidia-smi"; later "nvml", "vulkan", ...
@@ -49,6 +57,11 @@ struct Entry {
   EntryStatus status = EntryStatus::ready;
   std::optional<Reason> reason;  // set when status == unavailable
   std::vector<std::string> provenance;  // files read and tools run, e.g. "file:/proc/meminfo"
+
+  std::optional<Partition> partition;  // set on a MIG instance / compute partition
+  bool partitioned = false;            // a whole device split into partitions (listed separately)
+  std::optional<int> numa_node;        // from sysfs or the topology tool, when known
+  std::string cpu_affinity;            // "0-55,112-167" as the topology tool prints it
 };
 
 // One line per backend: ready with devices, or the reason it is not.

@@ -6,7 +6,7 @@
 namespace hwaccel {
 namespace {
 
-constexpr std::array<std::pair<ReasonCode, std::string_view>, 9> kNames = {{
+constexpr std::array<std::pair<ReasonCode, std::string_view>, 10> kNames = {{
     {ReasonCode::not_compiled, "not-compiled"},
     {ReasonCode::tool_not_found, "tool-not-found"},
     {ReasonCode::driver_not_found, "driver-not-found"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<ReasonCode, std::string_view>, 9> kNames = {{
     {ReasonCode::timeout, "timeout"},
     {ReasonCode::permission_denied, "permission-denied"},
     {ReasonCode::reserve_exceeds_free, "reserve-exceeds-free"},
+    {ReasonCode::not_visible, "not-visible"},
 }};
 
 }  // namespace

@@ -18,6 +18,7 @@ enum class ReasonCode {
   timeout,               // the tool did not finish in time
   permission_denied,     // the device or the tool may not be opened by this user
   reserve_exceeds_free,  // less free memory than the reserve asks for
+  not_visible,           // hidden from programs by CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES
 };
 
 std::string_view to_string(ReasonCode code);

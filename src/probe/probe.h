@@ -8,6 +8,7 @@
 
 #include "src/host/host.h"
 #include "src/model/entry.h"
+#include "src/model/link.h"
 #include "src/model/warning.h"
 
 namespace hwaccel {
@@ -16,6 +17,7 @@ struct ProbeResult {
   BackendStatus backend;
   std::vector<Entry> entries;
   std::vector<Warning> warnings;
+  std::vector<Link> links;  // between this backend's devices (by physical_id)
 };
 
 class Probe {

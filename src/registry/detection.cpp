@@ -68,7 +68,10 @@ Detection detect(Host& host, const DetectOptions& options) {
                      [](const Entry& a, const Entry& b) { return a.index < b.index; });
     for (auto& e : r.entries) d.entries.push_back(std::move(e));
     for (auto& w : r.warnings) d.warnings.push_back(std::move(w));
+    for (auto& l : r.links) d.links.push_back(std::move(l));
   }
+  std::sort(d.links.begin(), d.links.end());
+  d.links.erase(std::unique(d.links.begin(), d.links.end()), d.links.end());
   return d;
 }
 

@@ -23,6 +23,7 @@ struct Detection {
   std::vector<BackendStatus> backends;  // in backend order
   std::vector<Entry> entries;           // backend order, then index
   std::vector<Warning> warnings;        // backend order, then as reported
+  std::vector<Link> links;              // sorted
 };
 
 // Every backend this build has, in the order they are reported.

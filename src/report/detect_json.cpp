@@ -45,7 +45,19 @@ json entry_json(const Entry& e) {
       {"status", e.status == EntryStatus::ready ? "ready" : "unavailable"},
       {"reason", reason_json(e.reason)},
       {"provenance", e.provenance},
+      {"partition", e.partition ? json{{"profile", e.partition->profile},
+                                       {"parent_physical_id", e.partition->parent_physical_id},
+                                       {"parent_index", e.partition->parent_index}}
+                                : json(nullptr)},
+      {"partitioned", e.partitioned},
+      {"numa_node", e.numa_node ? json(*e.numa_node) : json(nullptr)},
+      {"cpu_affinity", optional_text(e.cpu_affinity)},
   };
+}
+
+json link_json(const Link& l) {
+  return {{"a", l.a}, {"b", l.b}, {"kind", l.kind}, {"lanes", l.lanes},
+          {"path", optional_text(l.path)}, {"source", l.source}};
 }
 
 }  // namespace
@@ -64,6 +76,8 @@ json detect_to_json(const Detection& d) {
   }
   json devices = json::array();
   for (const auto& e : d.entries) devices.push_back(entry_json(e));
+  json links = json::array();
+  for (const auto& l : d.links) links.push_back(link_json(l));
   json warnings = json::array();
   for (const auto& w : d.warnings) warnings.push_back({{"backend", w.backend}, {"message", w.message}});
   return {
@@ -73,6 +87,7 @@ json detect_to_json(const Detection& d) {
                 {"page_size", f.page_size}, {"cpus", f.cpus}}},
       {"backends", backends},
       {"devices", devices},
+      {"links", links},
       {"warnings", warnings},
   };
 }
