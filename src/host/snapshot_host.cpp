@@ -1,12 +1,11 @@
 #include "src/host/snapshot_host.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <sstream>
 
 #include "src/host/path.h"
+#include "src/host/text_file.h"
 
 namespace hwaccel {
 namespace {
@@ -172,14 +171,13 @@ std::vector<std::vector<std::string>> SnapshotHost::misses() const {
 
 LoadedSnapshot load_snapshot_file(const std::string& path) {
   LoadedSnapshot loaded;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    loaded.error = SnapshotError{path, 0, 0, make_error(errno ? errno : ENOENT).message};
+  auto text = read_text_file(path);
+  if (!text) {
+    loaded.error = SnapshotError{path, 0, 0, make_error(text.error().code).message};
     return loaded;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   Snapshot snapshot;
-  if (auto error = parse_snapshot(text, path, snapshot)) {
+  if (auto error = parse_snapshot(*text, path, snapshot)) {
     loaded.error = std::move(error);
   } else {
     loaded.snapshot = std::move(snapshot);

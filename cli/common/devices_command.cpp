@@ -1,0 +1,173 @@
+#include "cli/common/devices_command.h"
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/common/exit_codes.h"
+#include "src/host/live_host.h"
+#include "src/host/snapshot_host.h"
+#include "src/host/text_file.h"
+#include "src/registry/detection.h"
+#include "src/registry/reserve.h"
+#include "src/registry/saved_detection.h"
+#include "src/registry/selection.h"
+#include "src/report/devices_report.h"
+
+namespace hwaccel::cli {
+
+void add_devices_flags(CLI::App& cmd, DevicesArgs& args) {
+  cmd.add_flag("--json", args.json, "Print the versioned JSON document");
+  cmd.add_option("--only", args.only, "Probe only these backends (comma-separated)");
+  cmd.add_option("--timeout", args.timeout_s, "Seconds each probe tool may run (default 5)")
+      ->check(CLI::PositiveNumber);
+  auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
+                   ->check(CLI::ExistingDirectory);
+  auto* host = cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
+  auto* from = cmd.add_option("--from", args.from_path,
+                              "Re-apply reserve and selection to a saved `detect --json` FILE");
+  host->excludes(root)->excludes(from);
+  from->excludes(root);
+  cmd.add_option("--reserve", args.reserve,
+                 "Memory that must stay free on a device (4G, 512M, bytes; default 3584M, or "
+                 "HWACCEL_RESERVE_BYTES)");
+}
+
+void add_select_flags(CLI::App& cmd, DevicesArgs& args) {
+  add_devices_flags(cmd, args);
+  cmd.add_option("request", args.device, "A device: BACKEND:INDEX (cuda:1) or pci:ADDRESS");
+  cmd.add_option("--device", args.device, "Same as the positional request");
+  cmd.add_option("--backend", args.backend, "Only this backend (cuda, rocm, ...)");
+  cmd.add_option("--require", args.require, "gpu | npu | tpu | accelerator | mem>=SIZE (repeatable)");
+}
+
+namespace {
+
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> names;
+  std::stringstream in(text);
+  std::string name;
+  while (std::getline(in, name, ','))
+    if (!name.empty()) names.push_back(name);
+  return names;
+}
+
+struct Prepared {
+  int exit = kExitOk;
+  Detection detection;
+  Reserve reserve;
+};
+
+// Detection from the source the flags name, with the reserve applied.
+Prepared prepare(const DevicesArgs& args) {
+  Prepared p;
+  std::unique_ptr<Host> host;
+  if (!args.from_path.empty()) {
+    auto text = read_text_file(args.from_path);
+    if (!text) {
+      std::cerr << "error: --from: " << text.error().message << "\n";
+      p.exit = kExitBadInput;
+      return p;
+    }
+    auto saved = detection_from_json_text(*text);
+    if (!saved.detection) {
+      std::cerr << "error: " << args.from_path << ": " << saved.error << "\n";
+      p.exit = kExitBadInput;
+      return p;
+    }
+    p.detection = std::move(*saved.detection);
+  } else {
+    if (!args.host_path.empty()) {
+      auto loaded = load_snapshot_file(args.host_path);
+      if (loaded.error) {
+        std::cerr << "error: " << loaded.error->to_string() << "\n";
+        p.exit = kExitBadInput;
+        return p;
+      }
+      host = std::make_unique<SnapshotHost>(std::move(*loaded.snapshot));
+    } else {
+      LiveHostOptions live;
+      live.root = args.root;
+      live.default_timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
+      host = std::make_unique<LiveHost>(live);
+    }
+    DetectOptions options;
+    options.only = split_names(args.only);
+    auto known = backend_names();
+    for (const auto& name : options.only)
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        std::cerr << "error: --only: unknown backend \"" << name << "\"\n";
+        p.exit = kExitUsage;
+        return p;
+      }
+    p.detection = detect(*host, options);
+  }
+
+  // The reserve comes from the flag, else the environment of the host we
+  // detect on (a snapshot carries the variable it was recorded with).
+  std::optional<std::string> flag;
+  if (!args.reserve.empty()) flag = args.reserve;
+  std::optional<std::string> env;
+  if (host) env = host->env(kReserveEnv);
+  auto choice = choose_reserve(flag, env);
+  if (!choice.reserve) {
+    std::cerr << "error: " << choice.error << "\n";
+    p.exit = kExitBadReserve;
+    return p;
+  }
+  p.reserve = *choice.reserve;
+  apply_reserve(p.detection, p.reserve);
+  return p;
+}
+
+}  // namespace
+
+int run_devices(const DevicesArgs& args) {
+  Prepared p = prepare(args);
+  if (p.exit != kExitOk) return p.exit;
+  Selection s = select_default(p.detection);
+  Choice choice{s.entry, s.reason};
+  std::cout << (args.json ? render_devices_json(p.detection, p.reserve, choice)
+                          : render_devices_text(p.detection, p.reserve, choice));
+  return kExitOk;
+}
+
+int run_select(const DevicesArgs& args) {
+  Request request;
+  request.device = args.device;
+  request.backend = args.backend;
+  for (const auto& text : args.require) {
+    auto r = parse_requirement(text);
+    if (!r) {
+      std::cerr << "error: --require \"" << text
+                << "\": expected gpu, npu, tpu, accelerator or mem>=SIZE (e.g. mem>=40G)\n";
+      return kExitUsage;
+    }
+    request.requirements.push_back(*r);
+  }
+  Prepared p = prepare(args);
+  if (p.exit != kExitOk) return p.exit;
+  RequestResult r = resolve_request(p.detection, request, backend_names());
+  Choice choice{r.entry, r.message};
+  switch (r.outcome) {
+    case RequestOutcome::selected:
+      std::cout << (args.json ? render_select_json(p.detection, p.reserve, choice)
+                              : render_select_text(p.detection, choice));
+      return kExitOk;
+    case RequestOutcome::bad_request:
+      std::cerr << "error: " << r.message << "\n";
+      return kExitUsage;
+    case RequestOutcome::not_compiled:
+      std::cerr << "error: " << r.message << "\n";
+      return kExitNotCompiled;
+    case RequestOutcome::not_ready:
+      std::cerr << "error: " << r.message << "\n";
+      return kExitNotReady;
+    case RequestOutcome::unsatisfiable:
+      std::cerr << "error: " << r.message << "\n";
+      return kExitUnsatisfied;
+  }
+  return kExitInternal;
+}
+
+}  // namespace hwaccel::cli

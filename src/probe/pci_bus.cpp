@@ -1,0 +1,81 @@
+#include "src/probe/pci_bus.h"
+
+#include "src/host/path.h"
+#include "src/probe/text_util.h"
+
+namespace hwaccel {
+
+std::optional<std::uint32_t> parse_sysfs_hex(std::string_view text) {
+  auto value = parse_hex(trim(text));
+  if (!value || *value > 0xffffffffu) return std::nullopt;
+  return std::uint32_t(*value);
+}
+
+std::optional<int> parse_sysfs_numa_node(std::string_view text) {
+  auto t = trim(text);
+  if (t.empty() || t.front() == '-') return std::nullopt;  // -1: no NUMA affinity
+  auto value = parse_u64(t);
+  if (!value || *value > 4096) return std::nullopt;
+  return int(*value);
+}
+
+namespace {
+
+std::optional<std::uint32_t> read_hex(Host& host, const std::string& path) {
+  auto text = host.read(path);
+  if (!text) return std::nullopt;
+  return parse_sysfs_hex(*text);
+}
+
+std::optional<std::uint16_t> read_id(Host& host, const std::string& path) {
+  auto v = read_hex(host, path);
+  if (!v || *v > 0xffff) return std::nullopt;
+  return std::uint16_t(*v);
+}
+
+std::string driver_name(Host& host, const std::string& dir) {
+  auto target = host.readlink(dir + "/driver");
+  if (!target) return "";
+  auto slash = target->rfind('/');
+  return slash == std::string::npos ? *target : target->substr(slash + 1);
+}
+
+}  // namespace
+
+namespace {
+
+// Reads the vendor first so that a server's hundred bridges and NICs cost one
+// read each (and one line each in a recording) when only one vendor matters.
+std::vector<PciDevice> scan(Host& host, std::optional<std::uint16_t> only_vendor) {
+  std::vector<PciDevice> devices;
+  auto names = host.list(kPciDevicesDir);
+  if (!names) return devices;
+  for (const auto& name : *names) {
+    const std::string dir = join_path(kPciDevicesDir, name);
+    auto vendor = read_id(host, dir + "/vendor");
+    if (!vendor || (only_vendor && *vendor != *only_vendor)) continue;
+    auto device = read_id(host, dir + "/device");
+    if (!device) continue;
+    PciDevice d;
+    d.address = to_lower(name);
+    d.vendor = *vendor;
+    d.device = *device;
+    d.class_code = read_hex(host, dir + "/class").value_or(0);
+    d.subsystem_vendor = read_id(host, dir + "/subsystem_vendor");
+    d.subsystem_device = read_id(host, dir + "/subsystem_device");
+    d.driver = driver_name(host, dir);
+    if (auto numa = host.read(dir + "/numa_node")) d.numa_node = parse_sysfs_numa_node(*numa);
+    devices.push_back(std::move(d));
+  }
+  return devices;  // list() is sorted, and so are the addresses
+}
+
+}  // namespace
+
+std::vector<PciDevice> scan_pci_bus(Host& host) { return scan(host, std::nullopt); }
+
+std::vector<PciDevice> pci_devices_of_vendor(Host& host, std::uint16_t vendor) {
+  return scan(host, vendor);
+}
+
+}  // namespace hwaccel

@@ -1,0 +1,216 @@
+#include "src/registry/saved_detection.h"
+
+#include <stdexcept>
+
+namespace hwaccel {
+namespace {
+
+using nlohmann::json;
+
+// Thrown inside the reader only, with the JSON path of the bad value.
+struct Bad : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const json* field(const json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it == obj.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string text(const json& obj, const char* key, const std::string& where) {
+  const json* v = field(obj, key);
+  if (!v) return "";
+  if (!v->is_string()) throw Bad(where + "." + key + ": expected a string or null");
+  return v->get<std::string>();
+}
+
+std::optional<std::uint64_t> number(const json& obj, const char* key, const std::string& where) {
+  const json* v = field(obj, key);
+  if (!v) return std::nullopt;
+  if (!v->is_number_unsigned() && !(v->is_number_integer() && v->get<std::int64_t>() >= 0))
+    throw Bad(where + "." + key + ": expected a non-negative integer or null");
+  return v->get<std::uint64_t>();
+}
+
+std::int64_t integer(const json& obj, const char* key, const std::string& where) {
+  const json* v = field(obj, key);
+  if (!v) return 0;
+  if (!v->is_number_integer()) throw Bad(where + "." + key + ": expected an integer");
+  return v->get<std::int64_t>();
+}
+
+std::optional<std::uint16_t> hex_id(const json& obj, const char* key, const std::string& where) {
+  std::string t = text(obj, key, where);
+  if (t.empty()) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    unsigned long v = std::stoul(t, &used, 16);
+    if (used != t.size() || v > 0xffff) throw Bad("");
+    return std::uint16_t(v);
+  } catch (...) {
+    throw Bad(where + "." + key + ": expected a hex id like \"0x10de\"");
+  }
+}
+
+const json& object(const json& v, const std::string& where) {
+  if (!v.is_object()) throw Bad(where + ": expected an object");
+  return v;
+}
+
+const json& array(const json& obj, const char* key, const std::string& where) {
+  static const json empty = json::array();
+  const json* v = field(obj, key);
+  if (!v) return empty;
+  if (!v->is_array()) throw Bad(where + "." + key + ": expected an array");
+  return *v;
+}
+
+std::optional<Reason> reason(const json& obj, const std::string& where) {
+  const json* v = field(obj, "reason");
+  if (!v) return std::nullopt;
+  object(*v, where + ".reason");
+  std::string code = text(*v, "code", where + ".reason");
+  auto parsed = reason_code_from_string(code);
+  if (!parsed) throw Bad(where + ".reason.code: unknown reason \"" + code + "\"");
+  return Reason{*parsed, text(*v, "detail", where + ".reason")};
+}
+
+template <typename T>
+T from_name(const std::string& name, std::initializer_list<T> values, const std::string& where) {
+  for (T v : values)
+    if (to_string(v) == name) return v;
+  throw Bad(where + ": unknown value \"" + name + "\"");
+}
+
+Entry entry(const json& e, const std::string& where) {
+  object(e, where);
+  Entry out;
+  out.backend = text(e, "backend", where);
+  out.api = text(e, "api", where);
+  out.index = int(integer(e, "index", where));
+  out.physical_id = text(e, "physical_id", where);
+  out.name = text(e, "name", where);
+  out.vendor = text(e, "vendor", where);
+  out.type = from_name(text(e, "type", where), {DeviceType::cpu, DeviceType::gpu, DeviceType::npu,
+                                                DeviceType::tpu, DeviceType::asic, DeviceType::other},
+                       where + ".type");
+  out.uuid = text(e, "uuid", where);
+  if (const json* pci = field(e, "pci")) {
+    object(*pci, where + ".pci");
+    out.pci_vendor_id = hex_id(*pci, "vendor_id", where + ".pci");
+    out.pci_device_id = hex_id(*pci, "device_id", where + ".pci");
+    out.pci_bus_id = text(*pci, "bus_id", where + ".pci");
+  }
+  if (const json* m = field(e, "memory")) {
+    const std::string w = where + ".memory";
+    object(*m, w);
+    out.memory.kind = from_name(text(*m, "kind", w),
+                                {MemoryKind::discrete, MemoryKind::unified, MemoryKind::host}, w + ".kind");
+    out.memory.total_bytes = number(*m, "total_bytes", w);
+    out.memory.free_bytes = number(*m, "free_bytes", w);
+    out.memory.working_set_limit_bytes = number(*m, "working_set_limit_bytes", w);
+    out.memory.source = text(*m, "source", w);
+  }
+  out.compute_class = text(e, "compute_class", where);
+  out.driver_version = text(e, "driver_version", where);
+  std::string status = text(e, "status", where);
+  if (status != "ready" && status != "unavailable")
+    throw Bad(where + ".status: expected ready or unavailable");
+  out.status = status == "ready" ? EntryStatus::ready : EntryStatus::unavailable;
+  out.reason = reason(e, where);
+  for (const auto& p : array(e, "provenance", where)) {
+    if (!p.is_string()) throw Bad(where + ".provenance: expected strings");
+    out.provenance.push_back(p.get<std::string>());
+  }
+  if (const json* part = field(e, "partition")) {
+    const std::string w = where + ".partition";
+    object(*part, w);
+    out.partition = Partition{text(*part, "profile", w), text(*part, "parent_physical_id", w),
+                              int(integer(*part, "parent_index", w))};
+  }
+  if (const json* p = field(e, "partitioned")) {
+    if (!p->is_boolean()) throw Bad(where + ".partitioned: expected true or false");
+    out.partitioned = p->get<bool>();
+  }
+  if (field(e, "numa_node")) out.numa_node = int(integer(e, "numa_node", where));
+  out.cpu_affinity = text(e, "cpu_affinity", where);
+  // A devices document's reserve verdict is not the machine's: undo it.
+  if (out.reason && out.reason->code == ReasonCode::reserve_exceeds_free) {
+    out.status = EntryStatus::ready;
+    out.reason.reset();
+  }
+  return out;
+}
+
+}  // namespace
+
+SavedDetection detection_from_json(const json& doc) {
+  SavedDetection saved;
+  try {
+    object(doc, "document");
+    std::string schema = text(doc, "schema", "document");
+    if (schema.empty()) throw Bad("schema: missing (expected hwaccel-detect/1 or hwaccel-devices/1)");
+    if (schema.rfind("hwaccel-detect/", 0) != 0 && schema.rfind("hwaccel-devices/", 0) != 0)
+      throw Bad("schema: \"" + schema + "\" is not a hwaccel-detect or hwaccel-devices document");
+    if (schema.substr(schema.find('/') + 1) != "1")
+      throw Bad("schema: \"" + schema + "\": this build reads major version 1 only");
+    Detection d;
+    d.host.discovered_at = text(doc, "discovered_at", "document");
+    if (const json* h = field(doc, "host")) {
+      object(*h, "host");
+      d.host.facts.hostname = text(*h, "hostname", "host");
+      d.host.facts.os = text(*h, "os", "host");
+      d.host.facts.arch = text(*h, "arch", "host");
+      d.host.facts.kernel = text(*h, "kernel", "host");
+      d.host.facts.page_size = integer(*h, "page_size", "host");
+      d.host.facts.cpus = integer(*h, "cpus", "host");
+    }
+    const json& backends = array(doc, "backends", "document");
+    for (std::size_t i = 0; i < backends.size(); ++i) {
+      const std::string w = "backends[" + std::to_string(i) + "]";
+      object(backends[i], w);
+      BackendStatus b;
+      b.name = text(backends[i], "name", w);
+      b.ready = text(backends[i], "status", w) == "ready";
+      b.reason = reason(backends[i], w);
+      d.backends.push_back(b);
+    }
+    const json& devices = array(doc, "devices", "document");
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      d.entries.push_back(entry(devices[i], "devices[" + std::to_string(i) + "]"));
+    const json& links = array(doc, "links", "document");
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      const std::string w = "links[" + std::to_string(i) + "]";
+      object(links[i], w);
+      d.links.push_back(Link{text(links[i], "a", w), text(links[i], "b", w), text(links[i], "kind", w),
+                             int(integer(links[i], "lanes", w)), text(links[i], "path", w),
+                             text(links[i], "source", w)});
+    }
+    const json& warnings = array(doc, "warnings", "document");
+    for (std::size_t i = 0; i < warnings.size(); ++i) {
+      const std::string w = "warnings[" + std::to_string(i) + "]";
+      object(warnings[i], w);
+      d.warnings.push_back(Warning{text(warnings[i], "backend", w), text(warnings[i], "message", w)});
+    }
+    saved.detection = std::move(d);
+  } catch (const Bad& bad) {
+    saved.error = bad.what();
+  } catch (const json::exception& e) {
+    saved.error = e.what();
+  }
+  return saved;
+}
+
+SavedDetection detection_from_json_text(const std::string& text) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    SavedDetection saved;
+    saved.error = std::string("broken JSON at byte ") + std::to_string(e.byte) + ": " + e.what();
+    return saved;
+  }
+  return detection_from_json(doc);
+}
+
+}  // namespace hwaccel

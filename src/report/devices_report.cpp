@@ -1,0 +1,70 @@
+#include "src/report/devices_report.h"
+
+#include "src/registry/identity.h"
+#include "src/registry/selection.h"
+#include "src/report/detect_json.h"
+#include "src/report/detect_text.h"
+
+namespace hwaccel {
+namespace {
+
+using nlohmann::json;
+
+std::string reserve_text(const Reserve& r) {
+  return "reserve=" + std::to_string(r.bytes >> 20) + "MiB (" + r.source + ")";
+}
+
+json reserve_json(const Reserve& r) { return {{"bytes", r.bytes}, {"source", r.source}}; }
+
+json selected_json(const Detection& d, const Choice& c) {
+  if (!c.entry) return {{"device", nullptr}, {"physical_id", nullptr}, {"reason", c.reason}};
+  const Entry& e = d.entries[*c.entry];
+  return {{"device", entry_label(e)}, {"physical_id", e.physical_id}, {"reason", c.reason}};
+}
+
+}  // namespace
+
+std::string render_devices_text(const Detection& d, const Reserve& reserve, const Choice& choice) {
+  std::string out = render_detect_text(d);
+  out += "\nselected: ";
+  if (choice.entry) {
+    const Entry& e = d.entries[*choice.entry];
+    out += entry_label(e) + " " + e.name;
+  } else {
+    out += "none";
+  }
+  out += " " + reserve_text(reserve) + " (" + choice.reason + ")\n";
+  return out;
+}
+
+json devices_to_json(const Detection& d, const Reserve& reserve, const Choice& choice) {
+  json doc = detect_to_json(d);
+  doc["schema"] = kDevicesSchema;
+  doc["reserve"] = reserve_json(reserve);
+  doc["selected"] = selected_json(d, choice);
+  doc["physical_devices"] = {{"accelerators", count_physical_accelerators(d.entries, false)},
+                             {"ready", count_physical_accelerators(d.entries, true)}};
+  return doc;
+}
+
+std::string render_devices_json(const Detection& d, const Reserve& reserve, const Choice& choice) {
+  return devices_to_json(d, reserve, choice).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string render_select_text(const Detection& d, const Choice& choice) {
+  return choice.entry ? entry_label(d.entries[*choice.entry]) + "\n" : "";
+}
+
+std::string render_select_json(const Detection& d, const Reserve& reserve, const Choice& choice) {
+  json doc = {{"schema", kSelectSchema}, {"reserve", reserve_json(reserve)},
+              {"selected", selected_json(d, choice)}};
+  if (choice.entry) {
+    json full = detect_to_json(d);
+    doc["device"] = full["devices"][*choice.entry];
+  } else {
+    doc["device"] = nullptr;
+  }
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace hwaccel
