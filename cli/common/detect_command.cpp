@@ -19,6 +19,9 @@ namespace hwaccel::cli {
 
 void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
   cmd.add_flag("--json", args.json, "Print the hwaccel-detect/1 JSON document");
+  cmd.add_flag("-v,--verbose", args.verbose,
+               "Text report: add per-device details (NUMA, CPU affinity, MIG parents, memory "
+               "sources) and the topology between devices");
   cmd.add_option("--only", args.only, "Probe only these backends (comma-separated: cuda,cpu)");
   cmd.add_option("--timeout", args.timeout_s, "Seconds each probe tool may run (default 5)")
       ->check(CLI::PositiveNumber);
@@ -121,7 +124,8 @@ int run_detect(const DetectArgs& args) {
     }
   }
 
-  std::cout << (args.json ? render_detect_json(detection) : render_detect_text(detection));
+  std::cout << (args.json ? render_detect_json(detection)
+                          : render_detect_text(detection, {args.verbose}));
   return kExitOk;
 }
 

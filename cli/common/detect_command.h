@@ -17,6 +17,7 @@ struct DetectArgs {
   std::string root;          // --root DIR
   std::string host_path;     // --host FILE (a snapshot)
   bool strict = false;       // replay misses are errors
+  bool verbose = false;      // -v: per-device details and topology in the text report
 };
 
 // Adds the flags of `hwaccel detect` to `command`.

@@ -104,11 +104,11 @@ Prepared prepare(const DevicesArgs& args) {
   }
 
   // The reserve comes from the flag, else the environment of the host we
-  // detect on (a snapshot carries the variable it was recorded with).
+  // detect on (a snapshot carries the variable it was recorded with; with
+  // --from, this process's environment).
   std::optional<std::string> flag;
   if (!args.reserve.empty()) flag = args.reserve;
-  std::optional<std::string> env;
-  if (host) env = host->env(kReserveEnv);
+  std::optional<std::string> env = host ? host->env(kReserveEnv) : LiveHost().env(kReserveEnv);
   auto choice = choose_reserve(flag, env);
   if (!choice.reserve) {
     std::cerr << "error: " << choice.error << "\n";

@@ -3,8 +3,14 @@
 #include <algorithm>
 #include <optional>
 
+#include "src/catalog/nvidia_pci_ids.h"
+#include "src/probe/nvidia_gpu_information.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
+#include "src/probe/nvidia_smi_list.h"
+#include "src/probe/nvidia_smi_topo.h"
+#include "src/probe/nvidia_visible_devices.h"
+#include "src/probe/pci_bus.h"
 #include "src/probe/proc_meminfo.h"
 #include "src/probe/text_util.h"
 
@@ -14,6 +20,9 @@ namespace {
 constexpr std::string_view kTool = "nvidia-smi";
 constexpr std::string_view kMeminfo = "/proc/meminfo";
 constexpr std::uint16_t kNvidiaPciVendor = 0x10de;
+constexpr std::string_view kProcGpus = "/proc/driver/nvidia/gpus";
+// addressing_mode is a query field from driver 580 on (nvmlDeviceGetAddressingMode).
+constexpr int kAddressingModeDriver = 580;
 
 Warning cuda_warning(std::string message) {
   return Warning{"cuda", std::move(message)};
@@ -50,6 +59,12 @@ Reason reason_for_outcome(const ToolRun& run) {
       break;
   }
   return classify_nvidia_smi_failure(all_output(run), run.exit_code);
+}
+
+std::string reason_text_of(const Reason& reason) {
+  std::string text(to_string(reason.code));
+  if (!reason.detail.empty()) text += ": " + reason.detail;
+  return text;
 }
 
 // Runs the query; when an old driver rejects fields, drops them and asks again,
@@ -150,10 +165,355 @@ ProbeResult unavailable(ProbeResult result, Reason reason) {
   return result;
 }
 
+// ---- The PCI bus: GPUs whatever the driver says ----------------------------
+
+// NVIDIA display-class functions (VGA 0x0300, 3D 0x0302, ...); NVSwitches are
+// bridges (0x0680) and the GPUs' audio functions 0x0403: neither is a GPU.
+std::vector<PciDevice> bus_gpus(Host& host) {
+  std::vector<PciDevice> gpus;
+  for (auto& device : pci_devices_of_vendor(host, kNvidiaPciVendor))
+    if (device.is_display()) gpus.push_back(std::move(device));
+  return gpus;
+}
+
+const PciDevice* find_on_bus(const std::vector<PciDevice>& bus, const std::string& address) {
+  for (const auto& device : bus)
+    if (device.address == address) return &device;
+  return nullptr;
+}
+
+std::string bus_provenance(const std::string& address) {
+  return "file:" + std::string(kPciDevicesDir) + "/" + address;
+}
+
+// A GPU known from the bus (or the kernel module's /proc files) alone.
+struct SeenGpu {
+  std::string address;
+  const PciDevice* pci = nullptr;  // null when only /proc/driver/nvidia knows it
+  std::optional<NvidiaGpuInformation> info;
+};
+
+Entry bus_entry(const SeenGpu& gpu, int index) {
+  Entry entry;
+  entry.backend = "cuda";
+  entry.api = std::string(kTool);
+  entry.index = index;
+  entry.physical_id = "pci:" + gpu.address;
+  entry.vendor = "NVIDIA";
+  entry.pci_vendor_id = kNvidiaPciVendor;
+  entry.pci_bus_id = gpu.address;
+  entry.type = DeviceType::gpu;
+  entry.status = EntryStatus::unavailable;
+  if (gpu.pci) {
+    entry.pci_device_id = gpu.pci->device;
+    entry.numa_node = gpu.pci->numa_node;
+    entry.name = nvidia_pci_device_name(gpu.pci->device);
+    entry.provenance.push_back(bus_provenance(gpu.address));
+  }
+  if (gpu.info) {
+    if (!gpu.info->model.empty()) entry.name = gpu.info->model;
+    entry.uuid = gpu.info->uuid;
+    entry.provenance.push_back("file:" + std::string(kProcGpus) + "/" + gpu.address +
+                               "/information");
+  }
+  if (entry.name.empty()) entry.name = "NVIDIA GPU";
+  return entry;
+}
+
+// Why a bus GPU is not usable when nvidia-smi is not on PATH: the driver tells.
+Reason reason_without_tool(const SeenGpu& gpu) {
+  const std::string driver = gpu.pci ? gpu.pci->driver : std::string(gpu.info ? "nvidia" : "");
+  if (driver == "nvidia" || gpu.info)
+    return {ReasonCode::tool_not_found,
+            "nvidia-smi not found on PATH (the nvidia driver is bound to " + gpu.address + ")"};
+  if (driver.empty())
+    return {ReasonCode::driver_not_found,
+            "no driver bound to " + gpu.address + " (nvidia-smi not found)"};
+  return {ReasonCode::driver_not_found,
+          gpu.address + " is bound to " + driver + ", not nvidia (nvidia-smi not found)"};
+}
+
+// nvidia-smi gave no GPU: every GPU the bus or the module shows is a line of its
+// own, unavailable with the tool's reason. Without any, the backend line alone.
+ProbeResult bus_only(Host& host, ProbeResult result, const std::vector<PciDevice>& bus,
+                     Reason reason) {
+  std::vector<SeenGpu> seen;
+  for (const auto& device : bus) seen.push_back({device.address, &device, std::nullopt});
+  if (auto names = host.list(kProcGpus)) {
+    for (const auto& name : *names) {
+      auto text = host.read(std::string(kProcGpus) + "/" + name + "/information");
+      if (!text) continue;
+      const std::string address = normalise_pci_bus_id(name);
+      if (address.empty()) continue;
+      auto at = std::find_if(seen.begin(), seen.end(),
+                             [&](const SeenGpu& s) { return s.address == address; });
+      if (at == seen.end()) {
+        seen.push_back({address, nullptr, std::nullopt});
+        at = seen.end() - 1;
+      }
+      at->info = parse_nvidia_gpu_information(*text);
+    }
+  }
+  std::sort(seen.begin(), seen.end(),
+            [](const SeenGpu& a, const SeenGpu& b) { return a.address < b.address; });
+  if (seen.empty()) return unavailable(std::move(result), std::move(reason));
+
+  result.entries.clear();
+  bool any_driver = false;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    Entry entry = bus_entry(seen[i], static_cast<int>(i));
+    if (reason.code == ReasonCode::tool_not_found) {
+      entry.reason = reason_without_tool(seen[i]);
+    } else {
+      entry.reason = reason;
+      if (seen[i].pci && seen[i].pci->driver.empty() && !seen[i].info)  // what the bus adds
+        entry.reason->detail += " (no driver bound to " + seen[i].address + ")";
+    }
+    any_driver |= entry.reason->code == ReasonCode::tool_not_found;
+    result.entries.push_back(std::move(entry));
+  }
+  result.backend.ready = false;
+  if (reason.code == ReasonCode::tool_not_found && !any_driver) {
+    const auto n = seen.size();
+    reason = {ReasonCode::driver_not_found,
+              std::to_string(n) + (n == 1 ? " NVIDIA GPU" : " NVIDIA GPUs") +
+                  " on the PCI bus without the nvidia driver; nvidia-smi not found"};
+  }
+  result.backend.reason = std::move(reason);
+  return result;
+}
+
+// ---- MIG: nvidia-smi -L -----------------------------------------------------
+
+int next_index(const std::vector<Entry>& entries) {
+  int next = 0;
+  for (const auto& e : entries) next = std::max(next, e.index + 1);
+  return next;
+}
+
+void add_mig_instances(Host& host, ProbeResult& result) {
+  ToolRun run = host.run(cuda_list_argv());
+  if (!run.ok()) {
+    result.warnings.push_back(cuda_warning("nvidia-smi -L failed (" +
+                                           reason_text_of(reason_for_outcome(run)) +
+                                           "); MIG instances, if any, are not listed"));
+    return;
+  }
+  auto list = parse_nvidia_smi_list(run.out);
+  for (const auto& problem : list.problems)
+    result.warnings.push_back(cuda_warning("nvidia-smi -L: " + problem));
+  const std::size_t whole = result.entries.size();
+  int index = next_index(result.entries);
+  for (const auto& listed : list.gpus) {
+    if (listed.mig_devices.empty()) continue;
+    Entry* parent = nullptr;
+    for (std::size_t i = 0; i < whole; ++i)
+      if (result.entries[i].index == listed.index) parent = &result.entries[i];
+    if (!parent) {
+      result.warnings.push_back(cuda_warning("nvidia-smi -L lists MIG devices under GPU " +
+                                             std::to_string(listed.index) +
+                                             ", which the query did not list; skipped"));
+      continue;
+    }
+    parent->partitioned = true;
+    const Entry parent_copy = *parent;  // push_back below may move the vector
+    const std::string parent_key =
+        parent_copy.pci_bus_id.empty() ? parent_copy.physical_id : parent_copy.pci_bus_id;
+    for (const auto& mig : listed.mig_devices) {
+      Entry entry;
+      entry.backend = "cuda";
+      entry.api = std::string(kTool);
+      entry.index = index++;
+      entry.physical_id = "mig:" + parent_key + "/" + std::to_string(mig.device);
+      entry.name = parent_copy.name + " MIG " + mig.profile;
+      entry.vendor = "NVIDIA";
+      entry.pci_vendor_id = parent_copy.pci_vendor_id;
+      entry.pci_device_id = parent_copy.pci_device_id;
+      entry.pci_bus_id = parent_copy.pci_bus_id;
+      entry.uuid = mig.uuid;
+      entry.type = DeviceType::gpu;
+      entry.memory.kind = MemoryKind::discrete;
+      entry.memory.total_bytes = mig_profile_memory_bytes(mig.profile);
+      if (entry.memory.total_bytes)
+        entry.memory.source = "MIG profile name " + mig.profile + " (GB in the name, a floor)";
+      entry.compute_class = parent_copy.compute_class;
+      entry.driver_version = parent_copy.driver_version;
+      entry.status = EntryStatus::ready;
+      entry.provenance.push_back("tool:nvidia-smi -L");
+      entry.partition = Partition{mig.profile, parent_copy.physical_id, parent_copy.index};
+      entry.numa_node = parent_copy.numa_node;
+      entry.cpu_affinity = parent_copy.cpu_affinity;
+      result.entries.push_back(std::move(entry));
+    }
+  }
+}
+
+// ---- Topology: nvidia-smi topo -m -------------------------------------------
+
+void add_topology(Host& host, ProbeResult& result) {
+  ToolRun run = host.run(cuda_topology_argv());
+  if (!run.ok()) {
+    result.warnings.push_back(cuda_warning("nvidia-smi topo -m failed (" +
+                                           reason_text_of(reason_for_outcome(run)) +
+                                           "); no links between GPUs"));
+    return;
+  }
+  auto topo = parse_nvidia_smi_topo(run.out);
+  for (const auto& problem : topo.problems)
+    result.warnings.push_back(cuda_warning("nvidia-smi topo -m: " + problem));
+  auto whole_gpu = [&](int index) -> Entry* {
+    for (auto& e : result.entries)
+      if (!e.partition && e.index == index) return &e;
+    return nullptr;
+  };
+  const std::string provenance = "tool:nvidia-smi topo -m";
+  for (const auto& gpu : topo.gpus) {
+    Entry* e = whole_gpu(gpu.gpu);
+    if (!e) continue;
+    e->cpu_affinity = gpu.cpu_affinity;
+    if (!e->numa_node) e->numa_node = gpu.numa_node;  // sysfs first: it is per device
+    e->provenance.push_back(provenance);
+  }
+  for (const auto& link : topo.links) {
+    Entry* a = whole_gpu(link.a);
+    Entry* b = whole_gpu(link.b);
+    if (!a || !b) {
+      result.warnings.push_back(cuda_warning("nvidia-smi topo -m: GPU" + std::to_string(link.a) +
+                                             "-GPU" + std::to_string(link.b) +
+                                             " names a GPU the query did not list"));
+      continue;
+    }
+    Link l;
+    l.a = std::min(a->physical_id, b->physical_id);
+    l.b = std::max(a->physical_id, b->physical_id);
+    l.kind = link.kind;
+    l.lanes = link.lanes;
+    l.path = link.path;
+    l.source = provenance;
+    result.links.push_back(std::move(l));
+  }
+  std::sort(result.links.begin(), result.links.end());
+}
+
+// ---- Addressing mode: ATS (GH200) -------------------------------------------
+
+std::optional<int> driver_major(const std::vector<Entry>& entries) {
+  for (const auto& e : entries) {
+    auto dot = e.driver_version.find('.');
+    auto major = parse_u64(std::string_view(e.driver_version).substr(0, dot));
+    if (major && *major < 100000) return static_cast<int>(*major);
+  }
+  return std::nullopt;
+}
+
+void read_addressing_mode(Host& host, ProbeResult& result) {
+  ToolRun run = host.run(cuda_addressing_mode_argv());
+  if (!run.ok()) {
+    result.warnings.push_back(cuda_warning("nvidia-smi could not report addressing_mode (" +
+                                           reason_text_of(reason_for_outcome(run)) +
+                                           "); ATS unknown"));
+    return;
+  }
+  auto table = parse_nvidia_smi_csv(run.out);
+  auto bus_column = table.column("pci.bus_id");
+  auto mode_column = table.column("addressing_mode");
+  if (!bus_column || !mode_column) return;
+  for (const auto& row : table.rows) {
+    if (row[*mode_column] != "ATS") continue;
+    const std::string bus = normalise_pci_bus_id(row[*bus_column]);
+    for (auto& e : result.entries) {
+      if (e.partition || e.pci_bus_id != bus || e.memory.kind != MemoryKind::discrete) continue;
+      e.memory.source = std::string(kTool) +
+                        " (the GPU's own memory); addressing mode ATS: host memory is also "
+                        "reachable";
+      e.provenance.push_back("tool:" + join(cuda_addressing_mode_argv(), " "));
+    }
+  }
+}
+
+// ---- CUDA_VISIBLE_DEVICES ---------------------------------------------------
+
+void apply_visible_devices(const std::string& value, ProbeResult& result) {
+  auto parsed = parse_cuda_visible_devices(value);
+  std::vector<bool> visible(result.entries.size(), false);
+  auto show = [&](std::size_t i) {
+    visible[i] = true;
+    if (result.entries[i].partition) return;
+    for (std::size_t j = 0; j < result.entries.size(); ++j)  // a whole GPU shows its MIG slices
+      if (result.entries[j].partition &&
+          result.entries[j].partition->parent_physical_id == result.entries[i].physical_id)
+        visible[j] = true;
+  };
+  const std::string shown = "CUDA_VISIBLE_DEVICES=" + printable_line(value, 120);
+  std::string stopped_at = parsed.stopped_at;
+  bool stopped = parsed.stopped;
+  for (const auto& token : parsed.tokens) {
+    std::vector<std::size_t> matches;
+    for (std::size_t i = 0; i < result.entries.size(); ++i) {
+      const Entry& e = result.entries[i];
+      if (e.status != EntryStatus::ready) continue;
+      if (token.is_index ? (!e.partition && e.index == token.index)
+                         : (!e.uuid.empty() && e.uuid.rfind(token.uuid, 0) == 0))
+        matches.push_back(i);
+    }
+    if (matches.size() != 1) {
+      stopped = true;
+      stopped_at = token.is_index ? std::to_string(token.index) : token.uuid;
+      break;
+    }
+    show(matches.front());
+  }
+  if (stopped)
+    result.warnings.push_back(cuda_warning(shown + ": \"" + stopped_at +
+                                           "\" names no single device; CUDA ignores it and "
+                                           "every entry after it"));
+  for (std::size_t i = 0; i < result.entries.size(); ++i) {
+    Entry& e = result.entries[i];
+    if (visible[i] || e.status != EntryStatus::ready) continue;
+    e.status = EntryStatus::unavailable;
+    e.reason = Reason{ReasonCode::not_visible,
+                      "hidden by " + (value.empty() ? shown + "\"\" (empty: no device)" : shown)};
+  }
+}
+
+// The backend line once the entries are known.
+void settle_backend(ProbeResult& result, const std::optional<std::string>& visible_devices) {
+  result.backend.ready = std::any_of(result.entries.begin(), result.entries.end(),
+                                     [](const Entry& e) { return e.status == EntryStatus::ready; });
+  if (result.backend.ready || result.entries.empty()) return;
+  const bool all_hidden = std::all_of(
+      result.entries.begin(), result.entries.end(),
+      [](const Entry& e) { return e.reason && e.reason->code == ReasonCode::not_visible; });
+  if (all_hidden && visible_devices) {
+    result.backend.reason =
+        Reason{ReasonCode::not_visible, "every GPU is hidden by CUDA_VISIBLE_DEVICES=" +
+                                            printable_line(*visible_devices, 120)};
+    return;
+  }
+  for (const auto& e : result.entries)
+    if (e.reason && e.reason->code != ReasonCode::not_visible) {
+      result.backend.reason = e.reason;
+      return;
+    }
+  result.backend.reason = result.entries.front().reason;
+}
+
 }  // namespace
 
 std::vector<std::string> cuda_query_argv(const std::vector<std::string>& fields) {
   return {std::string(kTool), "--query-gpu=" + join(fields, ","), "--format=csv"};
+}
+
+std::vector<std::string> cuda_list_argv() {
+  return {std::string(kTool), "-L"};
+}
+
+std::vector<std::string> cuda_topology_argv() {
+  return {std::string(kTool), "topo", "-m"};
+}
+
+std::vector<std::string> cuda_addressing_mode_argv() {
+  return {std::string(kTool), "--query-gpu=pci.bus_id,addressing_mode", "--format=csv"};
 }
 
 ProbeResult CudaProbe::run(Host& host) const {
@@ -162,20 +522,21 @@ ProbeResult CudaProbe::run(Host& host) const {
 
   auto fields = cuda_query_fields();
   ToolRun run = run_query(host, fields, result.warnings);
+  const auto bus = bus_gpus(host);
   if (run.truncated)
     result.warnings.push_back(
         cuda_warning("nvidia-smi output was cut at the host's limit; GPUs may be missing"));
-  if (!run.ok()) return unavailable(std::move(result), reason_for_outcome(run));
+  if (!run.ok()) return bus_only(host, std::move(result), bus, reason_for_outcome(run));
 
   auto query = parse_nvidia_smi_gpu_query(run.out);
   if (std::find(query.columns.begin(), query.columns.end(), "name") == query.columns.end()) {
     if (auto known = known_nvidia_smi_error(all_output(run)))
-      return unavailable(std::move(result), *known);
+      return bus_only(host, std::move(result), bus, *known);
     std::string detail = query.columns.empty()
                              ? "nvidia-smi printed nothing"
                              : "nvidia-smi output has no \"name\" column (first line: \"" +
                                    first_meaningful_line(run.out, 80) + "\")";
-    return unavailable(std::move(result), {ReasonCode::probe_failed, detail});
+    return bus_only(host, std::move(result), bus, {ReasonCode::probe_failed, detail});
   }
   for (const auto& field : fields)
     if (std::find(query.columns.begin(), query.columns.end(), field) == query.columns.end())
@@ -183,18 +544,55 @@ ProbeResult CudaProbe::run(Host& host) const {
   for (const auto& problem : query.problems)
     result.warnings.push_back(cuda_warning("nvidia-smi: " + problem));
   if (query.gpus.empty())
-    return unavailable(std::move(result), {ReasonCode::no_device, "nvidia-smi listed no GPU"});
+    return bus_only(host, std::move(result), bus,
+                    {ReasonCode::no_device, "nvidia-smi listed no GPU"});
 
   const std::string provenance = "tool:" + join(cuda_query_argv(fields), " ");
   HostMemory host_memory(host);
+  bool any_own_memory = false;
   for (std::size_t row = 0; row < query.gpus.size(); ++row) {
     const auto& gpu = query.gpus[row];
     Entry entry = make_entry(gpu, static_cast<int>(row), provenance);
-    if (gpu.memory_not_reported) host_memory.fill(entry, result.warnings);
+    if (gpu.memory_not_reported)
+      host_memory.fill(entry, result.warnings);
+    else
+      any_own_memory |= entry.memory.total_bytes.has_value();
+    if (const PciDevice* pci = find_on_bus(bus, entry.pci_bus_id)) {
+      entry.pci_device_id = pci->device;
+      entry.numa_node = pci->numa_node;
+      entry.provenance.push_back(bus_provenance(pci->address));
+    }
     result.entries.push_back(std::move(entry));
   }
-  result.backend.ready = std::any_of(result.entries.begin(), result.entries.end(),
-                                     [](const Entry& e) { return e.status == EntryStatus::ready; });
+  const std::size_t whole_gpus = result.entries.size();
+
+  if (whole_gpus > 1) add_topology(host, result);
+  add_mig_instances(host, result);  // after topology: slices inherit the affinity
+  if (any_own_memory && driver_major(result.entries).value_or(0) >= kAddressingModeDriver)
+    read_addressing_mode(host, result);
+
+  // GPUs on the bus that nvidia-smi did not list: fallen off, or bound elsewhere.
+  int index = next_index(result.entries);
+  for (const auto& device : bus) {
+    bool listed = std::any_of(result.entries.begin(), result.entries.end(),
+                              [&](const Entry& e) { return e.pci_bus_id == device.address; });
+    if (listed) continue;
+    Entry entry = bus_entry({device.address, &device, std::nullopt}, index++);
+    if (device.driver == "nvidia")
+      entry.reason =
+          Reason{ReasonCode::probe_failed,
+                 "on the PCI bus with the nvidia driver, but nvidia-smi does not list it"};
+    else if (device.driver.empty())
+      entry.reason = Reason{ReasonCode::driver_not_found, "no driver bound to " + device.address};
+    else
+      entry.reason = Reason{ReasonCode::driver_not_found,
+                            device.address + " is bound to " + device.driver + ", not nvidia"};
+    result.entries.push_back(std::move(entry));
+  }
+
+  const auto visible_devices = host.env("CUDA_VISIBLE_DEVICES");
+  if (visible_devices) apply_visible_devices(*visible_devices, result);
+  settle_backend(result, visible_devices);
   return result;
 }
 

@@ -1,4 +1,22 @@
-// The CUDA backend (first version): nvidia-smi --query-gpu in CSV with a header.
+// The CUDA backend, through nvidia-smi and the PCI bus:
+//
+//   1. nvidia-smi --query-gpu=<cuda_query_fields()> --format=csv   (always)
+//      an old driver that rejects a field is asked again without it.
+//   2. nvidia-smi -L                      when 1 listed GPUs: MIG instances.
+//   3. nvidia-smi topo -m                 when 1 listed more than one GPU: links,
+//                                         CPU and NUMA affinity.
+//   4. nvidia-smi --query-gpu=pci.bus_id,addressing_mode --format=csv
+//                                         when the driver is 580 or newer (the
+//                                         field's first release) and a GPU reports
+//                                         memory of its own: ATS (GH200) or not.
+//   5. /sys/bus/pci/devices/*             NVIDIA display/3D controllers: NUMA node,
+//                                         PCI ids, and every GPU the tool does not
+//                                         list (missing or broken driver).
+//   6. /proc/driver/nvidia/gpus/*/information   when nvidia-smi gives no GPU: names.
+//   7. CUDA_VISIBLE_DEVICES               hides what CUDA would not see.
+//   8. /proc/meminfo                      GPUs without memory of their own (GB10).
+//
+// docs/probes.md says which field comes from where.
 #pragma once
 
 #include <string>
@@ -11,14 +29,19 @@ namespace hwaccel {
 // The fields asked of nvidia-smi, in this order. Columns are mapped by header
 // name, so the order only matters for the exact argv that snapshots record.
 inline const std::vector<std::string>& cuda_query_fields() {
-  static const std::vector<std::string> fields = {
-      "index", "uuid", "pci.bus_id", "name", "memory.total", "memory.used", "memory.free",
-      "compute_cap", "driver_version"};
+  static const std::vector<std::string> fields = {"index",       "uuid",         "pci.bus_id",
+                                                  "name",        "memory.total", "memory.used",
+                                                  "memory.free", "compute_cap",  "driver_version"};
   return fields;
 }
 
 // nvidia-smi --query-gpu=<fields joined by ','> --format=csv
 std::vector<std::string> cuda_query_argv(const std::vector<std::string>& fields);
+
+// The other runs, exactly as the probe asks for them.
+std::vector<std::string> cuda_list_argv();             // nvidia-smi -L
+std::vector<std::string> cuda_topology_argv();         // nvidia-smi topo -m
+std::vector<std::string> cuda_addressing_mode_argv();  // the query of step 4
 
 class CudaProbe : public Probe {
  public:

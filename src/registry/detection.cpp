@@ -6,12 +6,14 @@
 
 #include "src/probe/cpu_probe.h"
 #include "src/probe/cuda_probe.h"
+#include "src/probe/rocm_probe.h"
 
 namespace hwaccel {
 
 std::vector<std::unique_ptr<Probe>> all_probes() {
   std::vector<std::unique_ptr<Probe>> probes;
   probes.push_back(std::make_unique<CudaProbe>());
+  probes.push_back(std::make_unique<RocmProbe>());
   probes.push_back(std::make_unique<CpuProbe>());
   return probes;
 }

@@ -1,6 +1,8 @@
 #include "src/report/detect_text.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "src/report/table.h"
 
@@ -19,7 +21,9 @@ std::string format_bytes(std::uint64_t bytes) {
 
 namespace {
 
-std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
 
 std::string reason_text(const std::optional<Reason>& r) {
   if (!r) return "";
@@ -31,7 +35,8 @@ std::string reason_text(const std::optional<Reason>& r) {
 // Unified memory is the host's: say which /proc/meminfo lines the figures are.
 std::string memory_text(const Memory& m) {
   if (!m.total_bytes && !m.free_bytes) return "unknown";
-  const bool from_meminfo = m.kind == MemoryKind::unified && m.source.rfind("/proc/meminfo", 0) == 0;
+  const bool from_meminfo =
+      m.kind == MemoryKind::unified && m.source.rfind("/proc/meminfo", 0) == 0;
   std::string out = m.total_bytes ? format_bytes(*m.total_bytes) : "? GiB";
   out += " " + std::string(to_string(m.kind));
   if (from_meminfo) out += " (MemTotal)";
@@ -69,9 +74,112 @@ std::string host_line(const HostSummary& h) {
   return line + "\n";
 }
 
+std::string label(const Entry& e) {
+  return e.backend + ":" + std::to_string(e.index);
+}
+
+// The whole device's label for a partition's parent ("cuda:0"), by physical id.
+std::string parent_label(const Detection& d, const Entry& e) {
+  for (const auto& other : d.entries)
+    if (other.backend == e.backend && other.physical_id == e.partition->parent_physical_id)
+      return label(other);
+  return e.partition->parent_physical_id;
+}
+
+std::string partition_text(const Detection& d, const Entry& e) {
+  if (e.partition) return e.partition->profile + " of " + parent_label(d, e);
+  if (e.partitioned) {
+    std::string parts;
+    for (const auto& other : d.entries)
+      if (other.partition && other.backend == e.backend &&
+          other.partition->parent_physical_id == e.physical_id)
+        parts += (parts.empty() ? "" : " ") + label(other);
+    return "split into " + (parts.empty() ? std::string("no instances") : parts);
+  }
+  return "-";
+}
+
+std::string details_table(const Detection& d) {
+  std::vector<std::vector<std::string>> rows = {
+      {"DEVICE", "PHYSICAL ID", "NUMA", "CPUS", "PARTITION", "MEMORY FROM"}};
+  for (const auto& e : d.entries)
+    rows.push_back({label(e), or_dash(e.physical_id),
+                    e.numa_node ? std::to_string(*e.numa_node) : "-", or_dash(e.cpu_affinity),
+                    partition_text(d, e), or_dash(e.memory.source)});
+  return render_table(rows);
+}
+
+std::string link_cell(const Link& l) {
+  if (l.kind == "nvlink") return "NV" + std::to_string(l.lanes);
+  if (!l.path.empty()) return l.path;
+  return l.kind;
+}
+
+// Links as a matrix of the devices they join, labelled as in the device table
+// (the first entry of each physical id; MIG slices have no links of their own).
+std::string topology(const Detection& d) {
+  std::map<std::string, std::string> names;  // physical id -> label
+  std::vector<std::string> order;            // physical ids in device order
+  for (const auto& e : d.entries)
+    if (!names.count(e.physical_id)) {
+      names[e.physical_id] = label(e);
+      order.push_back(e.physical_id);
+    }
+  std::vector<std::string> ids;
+  for (const auto& id : order)
+    for (const auto& l : d.links)
+      if ((l.a == id || l.b == id) && std::find(ids.begin(), ids.end(), id) == ids.end())
+        ids.push_back(id);
+  for (const auto& l : d.links)  // ends no entry names: shown by physical id
+    for (const auto* end : {&l.a, &l.b})
+      if (std::find(ids.begin(), ids.end(), *end) == ids.end()) {
+        ids.push_back(*end);
+        names[*end] = *end;
+      }
+
+  std::string source = d.links.front().source;
+  for (const auto& l : d.links)
+    if (l.source != source) source.clear();
+  std::string out = "topology" + (source.empty() ? std::string() : " (" + source + ")") + ":\n";
+
+  std::vector<std::vector<std::string>> rows(1, std::vector<std::string>{""});
+  for (const auto& id : ids) rows[0].push_back(names[id]);
+  for (const auto& row_id : ids) {
+    std::vector<std::string> row = {names[row_id]};
+    for (const auto& column_id : ids) {
+      std::string cell = row_id == column_id ? "X" : "-";
+      for (const auto& l : d.links)
+        if ((l.a == row_id && l.b == column_id) || (l.b == row_id && l.a == column_id))
+          cell = link_cell(l);
+      row.push_back(cell);
+    }
+    rows.push_back(std::move(row));
+  }
+  out += render_table(rows);
+
+  // Every pair joined by NVLink bundles of one width: an NVSwitch fabric (or a
+  // small all-to-all board); the planner may treat the GPUs as one domain.
+  const std::size_t n = ids.size();
+  std::size_t nvlink_pairs = 0;
+  int lanes = -1;
+  bool same_width = true;
+  for (const auto& l : d.links)
+    if (l.kind == "nvlink") {
+      ++nvlink_pairs;
+      if (lanes >= 0 && l.lanes != lanes) same_width = false;
+      lanes = l.lanes;
+    }
+  if (n > 2 && nvlink_pairs == n * (n - 1) / 2) {
+    out += "all " + std::to_string(n) + " GPUs are linked pairwise by NVLink";
+    if (same_width) out += " (NV" + std::to_string(lanes) + " each)";
+    out += ": an NVSwitch system\n";
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string render_detect_text(const Detection& d) {
+std::string render_detect_text(const Detection& d, const DetectTextOptions& options) {
   std::string out = host_line(d.host) + "\n";
 
   std::vector<std::vector<std::string>> backends = {{"BACKEND", "STATUS", "DETAIL"}};
@@ -92,8 +200,11 @@ std::string render_detect_text(const Detection& d) {
     out += render_table(devices);
     for (const auto& e : d.entries)
       if (e.status != EntryStatus::ready && e.reason)
-        out += "  " + e.backend + ":" + std::to_string(e.index) + " " + reason_text(e.reason) + "\n";
+        out +=
+            "  " + e.backend + ":" + std::to_string(e.index) + " " + reason_text(e.reason) + "\n";
+    if (options.verbose) out += "\n" + details_table(d);
   }
+  if (options.verbose && !d.links.empty()) out += "\n" + topology(d);
 
   if (!d.warnings.empty()) {
     out += "\n";

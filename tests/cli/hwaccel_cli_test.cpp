@@ -25,10 +25,11 @@ TEST(HwaccelCli, JsonIsVersionedAndComplete) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json doc = json::parse(r.out);
   EXPECT_EQ(doc["schema"], "hwaccel-detect/1");
-  ASSERT_EQ(doc["backends"].size(), 2u);
+  ASSERT_EQ(doc["backends"].size(), 3u);
   EXPECT_EQ(doc["backends"][0]["name"], "cuda");
-  EXPECT_EQ(doc["backends"][1]["name"], "cpu");
-  EXPECT_EQ(doc["backends"][1]["status"], "ready");
+  EXPECT_EQ(doc["backends"][1]["name"], "rocm");
+  EXPECT_EQ(doc["backends"][2]["name"], "cpu");
+  EXPECT_EQ(doc["backends"][2]["status"], "ready");
   EXPECT_FALSE(doc["discovered_at"].is_null());
 }
 
@@ -73,7 +74,7 @@ TEST(HwaccelCli, AHungToolCostsItsTimeoutNotMore) {
   EXPECT_LT(r.seconds, 5.0) << "a 1 s timeout took " << r.seconds << " s";
   json doc = json::parse(r.out);
   EXPECT_EQ(doc["backends"][0]["reason"]["code"], "timeout");
-  EXPECT_EQ(doc["backends"][1]["status"], "ready") << "the cpu backend is unaffected";
+  EXPECT_EQ(doc["backends"][2]["status"], "ready") << "the cpu backend is unaffected";
 }
 
 TEST(HwaccelCli, A64MiBToolOutputDoesNotHangTheDetector) {

@@ -10,6 +10,9 @@
 
 #include "src/host/snapshot_host.h"
 #include "src/registry/detection.h"
+#include "src/registry/reserve.h"
+#include "src/registry/selection.h"
+#include "src/report/devices_report.h"
 #include "src/report/detect_json.h"
 #include "src/report/detect_text.h"
 #include "tests/support/test_support.h"
@@ -57,6 +60,15 @@ TEST_P(GoldenHost, ReplayMatchesTheReviewedReport) {
   fs::path dir = testing::source_path("fixtures/hosts/" + name + ".expected");
   compare_or_regenerate(dir / "detect.txt", render_detect_text(d));
   compare_or_regenerate(dir / "detect.json", render_detect_json(d));
+
+  // `hwaccel devices` with the reserve the host's environment gives.
+  auto reserve = choose_reserve(std::nullopt, host.env(kReserveEnv));
+  ASSERT_TRUE(reserve.reserve) << reserve.error;
+  apply_reserve(d, *reserve.reserve);
+  Selection s = select_default(d);
+  Choice choice{s.entry, s.reason};
+  compare_or_regenerate(dir / "devices.txt", render_devices_text(d, *reserve.reserve, choice));
+  compare_or_regenerate(dir / "devices.json", render_devices_json(d, *reserve.reserve, choice));
 }
 
 TEST_P(GoldenHost, ReplayIsDeterministic) {

@@ -51,6 +51,12 @@ std::optional<std::string> query_section(const std::string& file) {
   return testing::capture_section(*text, "nvidia-smi --query-gpu=");
 }
 
+// nvidia-smi -L, run after every successful query: here with no MIG device
+// (the MIG capture's -L is tested in cuda_capture_test.cpp).
+void answer_list(testing::FakeHost& host, std::string out = "") {
+  host.tools[cuda_list_argv()] = exited(0, std::move(out));
+}
+
 TEST(CudaProbe, AsksExactlyTheDocumentedQuery) {
   EXPECT_EQ(kArgv, (std::vector<std::string>{
                        "nvidia-smi",
@@ -66,9 +72,13 @@ TEST(CudaProbe, RealH100Capture) {
   testing::FakeHost host;
   // The capture asked for every field; columns are found by name, so it answers our query too.
   host.tools[kArgv] = exited(0, *section);
+  answer_list(host);
+  // The capture's query also has pci.bus_id and addressing_mode ("None").
+  host.tools[cuda_addressing_mode_argv()] = exited(0, *section);
   auto result = CudaProbe().run(host);
 
-  EXPECT_EQ(host.runs, std::vector<std::vector<std::string>>{kArgv});
+  EXPECT_EQ(host.runs, (std::vector<std::vector<std::string>>{kArgv, cuda_list_argv(),
+                                                              cuda_addressing_mode_argv()}));
   EXPECT_EQ(result.backend.name, "cuda");
   EXPECT_TRUE(result.backend.ready);
   EXPECT_FALSE(result.backend.reason);
@@ -116,6 +126,8 @@ TEST(CudaProbe, EveryRealCapture) {
     if (!section) GTEST_SKIP() << "real capture not found: " << expected.file;
     testing::FakeHost host;
     host.tools[kArgv] = exited(0, *section);
+    answer_list(host);
+    host.tools[cuda_addressing_mode_argv()] = exited(0, *section);
     auto result = CudaProbe().run(host);
     ASSERT_EQ(result.entries.size(), 1u) << expected.file;
     const auto& gpu = result.entries[0];
@@ -132,6 +144,7 @@ TEST(CudaProbe, EveryRealCapture) {
 TEST(CudaProbe, Gb10UsesHostMemory) {
   testing::FakeHost host;
   host.tools[kArgv] = exited(0, std::string(kHeader) + std::string(kGb10Row));
+  answer_list(host);
   host.files["/proc/meminfo"] =
       "MemTotal:       125508468 kB\nMemFree:        100000000 kB\n"
       "MemAvailable:   118000000 kB\n";
@@ -156,6 +169,7 @@ TEST(CudaProbe, Gb10UsesHostMemory) {
 TEST(CudaProbe, Gb10WithoutMeminfoKeepsMemoryUnknown) {
   testing::FakeHost host;
   host.tools[kArgv] = exited(0, std::string(kHeader) + std::string(kGb10Row));
+  answer_list(host);
   host.errors["/proc/meminfo"] = EACCES;
   auto result = CudaProbe().run(host);
   EXPECT_TRUE(result.backend.ready);
@@ -267,9 +281,11 @@ TEST(CudaProbe, OldDriverRejectsAFieldAndIsAskedAgain) {
       "index, uuid, pci.bus_id, name, memory.total [MiB], memory.used [MiB], memory.free [MiB], "
       "driver_version\n"
       "0, GPU-a, 00000000:3B:00.0, Tesla V100-PCIE-16GB, 16160 MiB, 0 MiB, 16157 MiB, 450.51.06\n");
+  answer_list(host);
   auto result = CudaProbe().run(host);
 
-  EXPECT_EQ(host.runs, (std::vector<std::vector<std::string>>{kArgv, cuda_query_argv(fields)}));
+  EXPECT_EQ(host.runs, (std::vector<std::vector<std::string>>{kArgv, cuda_query_argv(fields),
+                                                              cuda_list_argv()}));
   EXPECT_TRUE(result.backend.ready);
   EXPECT_EQ(result.warnings, (std::vector<Warning>{{"cuda",
                                                     "nvidia-smi rejected field \"compute_cap\" "
@@ -293,8 +309,9 @@ TEST(CudaProbe, FieldsRejectedOneAfterAnother) {
       exited(2, "Field \"driver_version\" is not a valid field to query.\n");
   host.tools[cuda_query_argv(second)] =
       exited(0, "index, name, memory.total [MiB]\n0, Tesla K80, 11441 MiB\n");
+  answer_list(host);
   auto result = CudaProbe().run(host);
-  EXPECT_EQ(host.runs.size(), 3u);
+  EXPECT_EQ(host.runs.size(), 4u);  // three queries, then -L
   ASSERT_EQ(result.entries.size(), 1u);
   EXPECT_EQ(result.entries[0].name, "Tesla K80");
   // Two rejections, then the columns this old driver silently left out.
@@ -375,6 +392,8 @@ TEST(CudaProbe, TruncatedOutputWarnsAndShortRowsAreSkipped) {
                            "8.9, 595.80\n1, GPU-b, 00000000:02:00.0, NVIDIA L4");
   run.truncated = true;
   host.tools[kArgv] = run;
+  answer_list(host);
+  host.tools[cuda_addressing_mode_argv()] = exited(0, "pci.bus_id, addressing_mode\n");
   auto result = CudaProbe().run(host);
   EXPECT_TRUE(result.backend.ready);
   ASSERT_EQ(result.entries.size(), 1u);
