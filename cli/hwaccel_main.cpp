@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   DetectArgs detect_args;
-  auto* detect = app.add_subcommand("detect", "Every backend a line (ready, or why not), then every device");
+  auto* detect =
+      app.add_subcommand("detect", "Every backend a line (ready, or why not), then every device");
   add_detect_flags(*detect, detect_args);
 
   DevicesArgs devices_args;

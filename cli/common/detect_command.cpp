@@ -31,7 +31,8 @@ void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
                "Keep UUIDs, serials, hostnames and MACs in the recording");
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
-  auto* host = cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
+  auto* host =
+      cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   cmd.add_flag("--strict", args.strict,
                "With --host: a tool run the snapshot lacks is an error (exit 3)");
   host->excludes(root)->excludes(record);
@@ -118,7 +119,8 @@ int run_detect(const DetectArgs& args) {
     info.recorder = std::string("hwaccel ") + HWACCEL_VERSION;
     Snapshot snapshot = recorder->snapshot(info);
     if (!args.no_redact) redact(snapshot);
-    if (auto why = write_file_atomically(args.record_path, write_snapshot(snapshot)); !why.empty()) {
+    if (auto why = write_file_atomically(args.record_path, write_snapshot(snapshot));
+        !why.empty()) {
       std::cerr << "error: --record: " << why << "\n";
       return kExitCannotWrite;
     }

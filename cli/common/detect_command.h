@@ -10,14 +10,14 @@ namespace hwaccel::cli {
 
 struct DetectArgs {
   bool json = false;
-  std::string only;          // comma-separated backend names
-  double timeout_s = 5.0;    // per tool run
-  std::string record_path;   // --record FILE
+  std::string only;         // comma-separated backend names
+  double timeout_s = 5.0;   // per tool run
+  std::string record_path;  // --record FILE
   bool no_redact = false;
-  std::string root;          // --root DIR
-  std::string host_path;     // --host FILE (a snapshot)
-  bool strict = false;       // replay misses are errors
-  bool verbose = false;      // -v: per-device details and topology in the text report
+  std::string root;       // --root DIR
+  std::string host_path;  // --host FILE (a snapshot)
+  bool strict = false;    // replay misses are errors
+  bool verbose = false;   // -v: per-device details and topology in the text report
 };
 
 // Adds the flags of `hwaccel detect` to `command`.

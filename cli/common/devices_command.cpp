@@ -23,7 +23,8 @@ void add_devices_flags(CLI::App& cmd, DevicesArgs& args) {
       ->check(CLI::PositiveNumber);
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
-  auto* host = cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
+  auto* host =
+      cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   auto* from = cmd.add_option("--from", args.from_path,
                               "Re-apply reserve and selection to a saved `detect --json` FILE");
   host->excludes(root)->excludes(from);
@@ -38,7 +39,8 @@ void add_select_flags(CLI::App& cmd, DevicesArgs& args) {
   cmd.add_option("request", args.device, "A device: BACKEND:INDEX (cuda:1) or pci:ADDRESS");
   cmd.add_option("--device", args.device, "Same as the positional request");
   cmd.add_option("--backend", args.backend, "Only this backend (cuda, rocm, ...)");
-  cmd.add_option("--require", args.require, "gpu | npu | tpu | accelerator | mem>=SIZE (repeatable)");
+  cmd.add_option("--require", args.require,
+                 "gpu | npu | tpu | accelerator | mem>=SIZE (repeatable)");
 }
 
 namespace {
@@ -88,7 +90,8 @@ Prepared prepare(const DevicesArgs& args) {
     } else {
       LiveHostOptions live;
       live.root = args.root;
-      live.default_timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
+      live.default_timeout =
+          std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
       host = std::make_unique<LiveHost>(live);
     }
     DetectOptions options;

@@ -29,8 +29,8 @@ struct ToolRun {
   int signal = 0;     // meaningful when outcome == signal
   std::string out;
   std::string err;
-  std::int64_t ms = 0;             // wall time of the run
-  bool truncated = false;          // out or err hit the output cap
+  std::int64_t ms = 0;     // wall time of the run
+  bool truncated = false;  // out or err hit the output cap
   bool ok() const { return outcome == ToolOutcome::exited && exit_code == 0; }
 };
 

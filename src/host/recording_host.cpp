@@ -11,10 +11,14 @@ int strength(const FileEntry& e) {
   switch (e.kind) {
     case FileEntry::Kind::content:
     case FileEntry::Kind::dir:
-    case FileEntry::Kind::link: return 3;
-    case FileEntry::Kind::error: return 2;
-    case FileEntry::Kind::node: return 1;
-    case FileEntry::Kind::absent: return 0;
+    case FileEntry::Kind::link:
+      return 3;
+    case FileEntry::Kind::error:
+      return 2;
+    case FileEntry::Kind::node:
+      return 1;
+    case FileEntry::Kind::absent:
+      return 0;
   }
   return 0;
 }
@@ -49,8 +53,10 @@ void RecordingHost::record_present(const std::string& path) {
   if (!kind) {
     if (kind.error().code == ENOENT) {
       // A dangling link, or a path under a file: keep the link if there is one.
-      if (auto target = inner_.readlink(path)) put(path, FileEntry::of_link(*target));
-      else put(path, FileEntry::of_absent());
+      if (auto target = inner_.readlink(path))
+        put(path, FileEntry::of_link(*target));
+      else
+        put(path, FileEntry::of_absent());
     } else if (kind.error().code != ENOTDIR) {
       put(path, FileEntry::of_error(kind.error().code));
     }
@@ -65,42 +71,54 @@ void RecordingHost::record_present(const std::string& path) {
       if (auto names = inner_.list(path)) put(path, FileEntry::of_dir(*names));
       return;
     case FileKind::regular:
-      if (auto bytes = inner_.read(path)) put(path, FileEntry::of_content(*bytes));
-      else put(path, FileEntry::of_error(bytes.error().code));
+      if (auto bytes = inner_.read(path))
+        put(path, FileEntry::of_content(*bytes));
+      else
+        put(path, FileEntry::of_error(bytes.error().code));
       return;
-    default: put(path, FileEntry::of_node(*kind)); return;
+    default:
+      put(path, FileEntry::of_node(*kind));
+      return;
   }
 }
 
 Result<std::string> RecordingHost::read(std::string_view path) {
   std::string p(path);
   auto result = inner_.read(path);
-  if (result) put(p, FileEntry::of_content(*result));
-  else record_error(p, result.error());
+  if (result)
+    put(p, FileEntry::of_content(*result));
+  else
+    record_error(p, result.error());
   return result;
 }
 
 Result<std::vector<std::string>> RecordingHost::list(std::string_view dir) {
   std::string p(dir);
   auto result = inner_.list(dir);
-  if (result) put(p, FileEntry::of_dir(*result));
-  else record_error(p, result.error());
+  if (result)
+    put(p, FileEntry::of_dir(*result));
+  else
+    record_error(p, result.error());
   return result;
 }
 
 Result<std::string> RecordingHost::readlink(std::string_view path) {
   std::string p(path);
   auto result = inner_.readlink(path);
-  if (result) put(p, FileEntry::of_link(*result));
-  else record_error(p, result.error());
+  if (result)
+    put(p, FileEntry::of_link(*result));
+  else
+    record_error(p, result.error());
   return result;
 }
 
 Result<FileKind> RecordingHost::stat(std::string_view path) {
   std::string p(path);
   auto result = inner_.stat(path);
-  if (result) record_present(p);
-  else record_error(p, result.error());
+  if (result)
+    record_present(p);
+  else
+    record_error(p, result.error());
   return result;
 }
 
@@ -124,7 +142,9 @@ std::optional<std::string> RecordingHost::env(std::string_view name) {
   return value;
 }
 
-const Facts& RecordingHost::facts() { return inner_.facts(); }
+const Facts& RecordingHost::facts() {
+  return inner_.facts();
+}
 
 std::string RecordingHost::now() {
   std::lock_guard<std::mutex> lock(mutex_);

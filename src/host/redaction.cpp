@@ -12,9 +12,9 @@ namespace {
 
 // DMI attributes that identify one machine.
 const std::set<std::string>& dmi_identifiers() {
-  static const std::set<std::string> names = {"product_serial", "product_uuid", "board_serial",
-                                              "chassis_serial", "board_asset_tag",
-                                              "chassis_asset_tag"};
+  static const std::set<std::string> names = {"product_serial",  "product_uuid",
+                                              "board_serial",    "chassis_serial",
+                                              "board_asset_tag", "chassis_asset_tag"};
   return names;
 }
 
@@ -43,7 +43,8 @@ class Pseudonyms {
 
  private:
   template <typename Make>
-  std::string assign(std::map<std::string, std::string>& table, const std::string& real, Make make) {
+  std::string assign(std::map<std::string, std::string>& table, const std::string& real,
+                     Make make) {
     auto it = table.find(real);
     if (it != table.end()) return it->second;
     std::string fake = make(int(table.size()) + 1);
@@ -74,7 +75,9 @@ std::string replace_hostname(const std::string& text, const std::string& real,
   if (real.size() < 4) return text;
   std::string out;
   std::size_t from = 0;
-  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+  auto is_word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  };
   while (true) {
     auto at = text.find(real, from);
     if (at == std::string::npos) break;
@@ -99,9 +102,8 @@ class Redactor {
         R"(\b(GPU-|MIG-)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b)");
     static const std::regex mac(R"(\b([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}\b)");
     static const std::regex serial(R"((Serial Number\s*:\s*)(\S+))");
-    std::string out = replace_all(in, gpu_uuid, [&](const std::smatch& m) {
-      return names_.uuid(m[1].str(), m[2].str());
-    });
+    std::string out = replace_all(
+        in, gpu_uuid, [&](const std::smatch& m) { return names_.uuid(m[1].str(), m[2].str()); });
     out = replace_all(out, mac, [&](const std::smatch& m) {
       std::string v = m.str();
       if (v == "00:00:00:00:00:00" || v == "ff:ff:ff:ff:ff:ff") return v;
@@ -118,7 +120,8 @@ class Redactor {
 
   std::string dmi_value(const std::string& in) {
     std::string trimmed = in;
-    while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' ')) trimmed.pop_back();
+    while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' '))
+      trimmed.pop_back();
     if (trimmed.empty()) return in;
     return names_.serial(trimmed) + in.substr(trimmed.size());
   }

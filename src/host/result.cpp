@@ -8,13 +8,14 @@ namespace {
 
 const std::map<int, std::string_view>& names() {
   static const std::map<int, std::string_view> table = {
-      {EPERM, "EPERM"},   {ENOENT, "ENOENT"},   {EIO, "EIO"},       {ENXIO, "ENXIO"},
-      {EBADF, "EBADF"},   {EAGAIN, "EAGAIN"},   {ENOMEM, "ENOMEM"}, {EACCES, "EACCES"},
-      {EBUSY, "EBUSY"},   {EEXIST, "EEXIST"},   {ENODEV, "ENODEV"}, {ENOTDIR, "ENOTDIR"},
-      {EISDIR, "EISDIR"}, {EINVAL, "EINVAL"},   {EMFILE, "EMFILE"}, {EFBIG, "EFBIG"},
-      {ELOOP, "ELOOP"},   {ENODATA, "ENODATA"}, {ETIMEDOUT, "ETIMEDOUT"},
-      {EOPNOTSUPP, "EOPNOTSUPP"}, {ENAMETOOLONG, "ENAMETOOLONG"}, {EROFS, "EROFS"},
-      {ESTALE, "ESTALE"}, {EINTR, "EINTR"},
+      {EPERM, "EPERM"},         {ENOENT, "ENOENT"},         {EIO, "EIO"},
+      {ENXIO, "ENXIO"},         {EBADF, "EBADF"},           {EAGAIN, "EAGAIN"},
+      {ENOMEM, "ENOMEM"},       {EACCES, "EACCES"},         {EBUSY, "EBUSY"},
+      {EEXIST, "EEXIST"},       {ENODEV, "ENODEV"},         {ENOTDIR, "ENOTDIR"},
+      {EISDIR, "EISDIR"},       {EINVAL, "EINVAL"},         {EMFILE, "EMFILE"},
+      {EFBIG, "EFBIG"},         {ELOOP, "ELOOP"},           {ENODATA, "ENODATA"},
+      {ETIMEDOUT, "ETIMEDOUT"}, {EOPNOTSUPP, "EOPNOTSUPP"}, {ENAMETOOLONG, "ENAMETOOLONG"},
+      {EROFS, "EROFS"},         {ESTALE, "ESTALE"},         {EINTR, "EINTR"},
   };
   return table;
 }
@@ -33,7 +34,9 @@ int errno_from_name(std::string_view name) {
   return 0;
 }
 
-std::string Error::errno_name() const { return hwaccel::errno_name(code); }
+std::string Error::errno_name() const {
+  return hwaccel::errno_name(code);
+}
 
 Error make_error(int code, std::string_view context) {
   std::string message = std::strerror(code);

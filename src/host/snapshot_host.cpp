@@ -45,7 +45,8 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
         (!last || follow_last)) {
       if (++hops > kMaxLinkHops) return make_error(ELOOP, path);
       const std::string& target = it->second.target;
-      if (!target.empty() && target.front() == '/') current.assign(1, '/');  // (not = "/": GCC 12 -Wrestrict false positive)
+      if (!target.empty() && target.front() == '/')
+        current.assign(1, '/');  // (not = "/": GCC 12 -Wrestrict false positive)
       auto parts = path_components(target);
       for (auto p = parts.rbegin(); p != parts.rend(); ++p)
         if (*p != ".") pending.push_back(*p);
@@ -78,12 +79,18 @@ Result<std::string> SnapshotHost::read(std::string_view path) {
   const FileEntry* e = found->entry;
   if (!e) return make_error(found->implied_dir ? EISDIR : ENOENT, path);
   switch (e->kind) {
-    case FileEntry::Kind::content: return e->bytes;
-    case FileEntry::Kind::absent: return make_error(ENOENT, path);
-    case FileEntry::Kind::error: return make_error(e->error_code, path);
-    case FileEntry::Kind::dir: return make_error(EISDIR, path);
-    case FileEntry::Kind::node: return make_error(EIO, std::string(path) + " (device node: contents not recorded)");
-    case FileEntry::Kind::link: return make_error(ELOOP, path);  // unreachable: links are followed
+    case FileEntry::Kind::content:
+      return e->bytes;
+    case FileEntry::Kind::absent:
+      return make_error(ENOENT, path);
+    case FileEntry::Kind::error:
+      return make_error(e->error_code, path);
+    case FileEntry::Kind::dir:
+      return make_error(EISDIR, path);
+    case FileEntry::Kind::node:
+      return make_error(EIO, std::string(path) + " (device node: contents not recorded)");
+    case FileEntry::Kind::link:
+      return make_error(ELOOP, path);  // unreachable: links are followed
   }
   return make_error(EIO, path);
 }
@@ -93,10 +100,14 @@ Result<std::vector<std::string>> SnapshotHost::list(std::string_view dir) {
   if (!found) return found.error();
   if (const FileEntry* e = found->entry) {
     switch (e->kind) {
-      case FileEntry::Kind::dir: return e->names;
-      case FileEntry::Kind::absent: return make_error(ENOENT, dir);
-      case FileEntry::Kind::error: return make_error(e->error_code, dir);
-      default: return make_error(ENOTDIR, dir);
+      case FileEntry::Kind::dir:
+        return e->names;
+      case FileEntry::Kind::absent:
+        return make_error(ENOENT, dir);
+      case FileEntry::Kind::error:
+        return make_error(e->error_code, dir);
+      default:
+        return make_error(ENOTDIR, dir);
     }
   }
   if (!found->implied_dir) return make_error(ENOENT, dir);
@@ -135,12 +146,18 @@ Result<FileKind> SnapshotHost::stat(std::string_view path) {
     return make_error(ENOENT, path);
   }
   switch (e->kind) {
-    case FileEntry::Kind::content: return FileKind::regular;
-    case FileEntry::Kind::dir: return FileKind::directory;
-    case FileEntry::Kind::node: return e->node_type;
-    case FileEntry::Kind::absent: return make_error(ENOENT, path);
-    case FileEntry::Kind::error: return make_error(e->error_code, path);
-    case FileEntry::Kind::link: return make_error(ELOOP, path);
+    case FileEntry::Kind::content:
+      return FileKind::regular;
+    case FileEntry::Kind::dir:
+      return FileKind::directory;
+    case FileEntry::Kind::node:
+      return e->node_type;
+    case FileEntry::Kind::absent:
+      return make_error(ENOENT, path);
+    case FileEntry::Kind::error:
+      return make_error(e->error_code, path);
+    case FileEntry::Kind::link:
+      return make_error(ELOOP, path);
   }
   return make_error(EIO, path);
 }

@@ -40,9 +40,9 @@ struct Partition {
 };
 
 struct Entry {
-  std::string backend;  // "cpu", "cuda"
-  std::string api;      // "host", "nvidia-smi"; later "nvml", "vulkan", ...
-  int index = 0;        // ordinal within the backend
+  std::string backend;      // "cpu", "cuda"
+  std::string api;          // "host", "nvidia-smi"; later "nvml", "vulkan", ...
+  int index = 0;            // ordinal within the backend
   std::string physical_id;  // "pci:0000:01:00.0", or "cpu:0", or vendor/name/ordinal
   std::string name;
   std::string vendor;
@@ -55,7 +55,7 @@ struct Entry {
   std::string compute_class;   // "sm_90", "avx512", "sve", ...
   std::string driver_version;  // empty when unknown
   EntryStatus status = EntryStatus::ready;
-  std::optional<Reason> reason;  // set when status == unavailable
+  std::optional<Reason> reason;         // set when status == unavailable
   std::vector<std::string> provenance;  // files read and tools run, e.g. "file:/proc/meminfo"
 
   std::optional<Partition> partition;  // set on a MIG instance / compute partition

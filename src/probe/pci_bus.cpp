@@ -72,7 +72,9 @@ std::vector<PciDevice> scan(Host& host, std::optional<std::uint16_t> only_vendor
 
 }  // namespace
 
-std::vector<PciDevice> scan_pci_bus(Host& host) { return scan(host, std::nullopt); }
+std::vector<PciDevice> scan_pci_bus(Host& host) {
+  return scan(host, std::nullopt);
+}
 
 std::vector<PciDevice> pci_devices_of_vendor(Host& host, std::uint16_t vendor) {
   return scan(host, vendor);

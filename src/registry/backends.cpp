@@ -5,9 +5,9 @@
 namespace hwaccel {
 
 const std::vector<std::string>& known_backend_names() {
-  static const std::vector<std::string> names = {
-      "cuda", "rocm", "apple", "vulkan", "intel_npu", "amd_xdna", "tpu",
-      "gaudi", "neuron", "qualcomm", "oneapi", "cpu"};
+  static const std::vector<std::string> names = {"cuda",      "rocm",     "apple",  "vulkan",
+                                                 "intel_npu", "amd_xdna", "tpu",    "gaudi",
+                                                 "neuron",    "qualcomm", "oneapi", "cpu"};
   return names;
 }
 

@@ -33,8 +33,8 @@ ProbeResult run_guarded(const Probe& probe, Host& host) {
     return probe.run(host);
   } catch (const std::exception& e) {
     ProbeResult r;
-    r.backend = {probe.name(), false, Reason{ReasonCode::probe_failed,
-                                             std::string("internal error: ") + e.what()}};
+    r.backend = {probe.name(), false,
+                 Reason{ReasonCode::probe_failed, std::string("internal error: ") + e.what()}};
     return r;
   } catch (...) {
     ProbeResult r;
@@ -49,8 +49,8 @@ Detection detect(Host& host, const DetectOptions& options) {
   auto probes = all_probes();
   std::vector<const Probe*> selected;
   for (const auto& p : probes) {
-    bool wanted = options.only.empty() ||
-                  std::find(options.only.begin(), options.only.end(), p->name()) != options.only.end();
+    bool wanted = options.only.empty() || std::find(options.only.begin(), options.only.end(),
+                                                    p->name()) != options.only.end();
     if (wanted) selected.push_back(p.get());
   }
 

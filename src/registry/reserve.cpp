@@ -7,15 +7,19 @@
 
 namespace hwaccel {
 
-std::string format_mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+std::string format_mib(std::uint64_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
 
 std::optional<std::uint64_t> parse_size(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
   std::size_t digits = 0;
   bool seen_dot = false;
-  while (digits < text.size() &&
-         (std::isdigit(static_cast<unsigned char>(text[digits])) || (text[digits] == '.' && !seen_dot))) {
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) ||
+                                  (text[digits] == '.' && !seen_dot))) {
     seen_dot = seen_dot || text[digits] == '.';
     ++digits;
   }
@@ -24,8 +28,8 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   std::string unit(text.substr(digits));
   for (auto& c : unit) c = char(std::toupper(static_cast<unsigned char>(c)));
   static const std::map<std::string, int> shifts = {
-      {"", 0},    {"B", 0},    {"K", 10},   {"KB", 10}, {"KIB", 10}, {"M", 20},  {"MB", 20},
-      {"MIB", 20}, {"G", 30},  {"GB", 30},  {"GIB", 30}, {"T", 40},  {"TB", 40}, {"TIB", 40}};
+      {"", 0},     {"B", 0},  {"K", 10},  {"KB", 10},  {"KIB", 10}, {"M", 20},  {"MB", 20},
+      {"MIB", 20}, {"G", 30}, {"GB", 30}, {"GIB", 30}, {"T", 40},   {"TB", 40}, {"TIB", 40}};
   auto it = shifts.find(unit);
   if (it == shifts.end()) return std::nullopt;
   if (number.size() > 20) return std::nullopt;
@@ -50,7 +54,8 @@ ReserveChoice choose_reserve(const std::optional<std::string>& flag,
   if (flag) {
     auto bytes = parse_size(*flag);
     if (!bytes) {
-      choice.error = "--reserve: \"" + *flag + "\" is not a size (expected bytes or a number with K, M, G or T, e.g. 4G)";
+      choice.error = "--reserve: \"" + *flag +
+                     "\" is not a size (expected bytes or a number with K, M, G or T, e.g. 4G)";
       return choice;
     }
     choice.reserve = Reserve{*bytes, "flag"};

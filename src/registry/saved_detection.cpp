@@ -91,8 +91,9 @@ Entry entry(const json& e, const std::string& where) {
   out.physical_id = text(e, "physical_id", where);
   out.name = text(e, "name", where);
   out.vendor = text(e, "vendor", where);
-  out.type = from_name(text(e, "type", where), {DeviceType::cpu, DeviceType::gpu, DeviceType::npu,
-                                                DeviceType::tpu, DeviceType::asic, DeviceType::other},
+  out.type = from_name(text(e, "type", where),
+                       {DeviceType::cpu, DeviceType::gpu, DeviceType::npu, DeviceType::tpu,
+                        DeviceType::asic, DeviceType::other},
                        where + ".type");
   out.uuid = text(e, "uuid", where);
   if (const json* pci = field(e, "pci")) {
@@ -104,8 +105,9 @@ Entry entry(const json& e, const std::string& where) {
   if (const json* m = field(e, "memory")) {
     const std::string w = where + ".memory";
     object(*m, w);
-    out.memory.kind = from_name(text(*m, "kind", w),
-                                {MemoryKind::discrete, MemoryKind::unified, MemoryKind::host}, w + ".kind");
+    out.memory.kind =
+        from_name(text(*m, "kind", w),
+                  {MemoryKind::discrete, MemoryKind::unified, MemoryKind::host}, w + ".kind");
     out.memory.total_bytes = number(*m, "total_bytes", w);
     out.memory.free_bytes = number(*m, "free_bytes", w);
     out.memory.working_set_limit_bytes = number(*m, "working_set_limit_bytes", w);
@@ -149,7 +151,8 @@ SavedDetection detection_from_json(const json& doc) {
   try {
     object(doc, "document");
     std::string schema = text(doc, "schema", "document");
-    if (schema.empty()) throw Bad("schema: missing (expected hwaccel-detect/1 or hwaccel-devices/1)");
+    if (schema.empty())
+      throw Bad("schema: missing (expected hwaccel-detect/1 or hwaccel-devices/1)");
     if (schema.rfind("hwaccel-detect/", 0) != 0 && schema.rfind("hwaccel-devices/", 0) != 0)
       throw Bad("schema: \"" + schema + "\" is not a hwaccel-detect or hwaccel-devices document");
     if (schema.substr(schema.find('/') + 1) != "1")
@@ -182,15 +185,16 @@ SavedDetection detection_from_json(const json& doc) {
     for (std::size_t i = 0; i < links.size(); ++i) {
       const std::string w = "links[" + std::to_string(i) + "]";
       object(links[i], w);
-      d.links.push_back(Link{text(links[i], "a", w), text(links[i], "b", w), text(links[i], "kind", w),
-                             int(integer(links[i], "lanes", w)), text(links[i], "path", w),
-                             text(links[i], "source", w)});
+      d.links.push_back(Link{text(links[i], "a", w), text(links[i], "b", w),
+                             text(links[i], "kind", w), int(integer(links[i], "lanes", w)),
+                             text(links[i], "path", w), text(links[i], "source", w)});
     }
     const json& warnings = array(doc, "warnings", "document");
     for (std::size_t i = 0; i < warnings.size(); ++i) {
       const std::string w = "warnings[" + std::to_string(i) + "]";
       object(warnings[i], w);
-      d.warnings.push_back(Warning{text(warnings[i], "backend", w), text(warnings[i], "message", w)});
+      d.warnings.push_back(
+          Warning{text(warnings[i], "backend", w), text(warnings[i], "message", w)});
     }
     saved.detection = std::move(d);
   } catch (const Bad& bad) {

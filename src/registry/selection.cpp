@@ -9,7 +9,9 @@
 
 namespace hwaccel {
 
-std::string entry_label(const Entry& e) { return e.backend + ":" + std::to_string(e.index); }
+std::string entry_label(const Entry& e) {
+  return e.backend + ":" + std::to_string(e.index);
+}
 
 namespace {
 
@@ -19,9 +21,13 @@ int backend_rank(const Detection& d, const std::string& backend) {
   return int(d.backends.size());
 }
 
-bool offerable(const Entry& e) { return e.status == EntryStatus::ready && !e.partitioned; }
+bool offerable(const Entry& e) {
+  return e.status == EntryStatus::ready && !e.partitioned;
+}
 
-bool is_accelerator(const Entry& e) { return e.type != DeviceType::cpu; }
+bool is_accelerator(const Entry& e) {
+  return e.type != DeviceType::cpu;
+}
 
 // True when a should be chosen before b.
 bool ranks_before(const Detection& d, const Entry& a, const Entry& b) {
@@ -72,7 +78,11 @@ std::string available_list(const Detection& d) {
   std::string out;
   for (const auto& e : d.entries) {
     out += (out.empty() ? "" : ", ") + entry_label(e);
-    out += e.status == EntryStatus::ready ? " (ready)" : " (" + std::string(to_string(e.reason ? e.reason->code : ReasonCode::probe_failed)) + ")";
+    out += e.status == EntryStatus::ready
+               ? " (ready)"
+               : " (" +
+                     std::string(to_string(e.reason ? e.reason->code : ReasonCode::probe_failed)) +
+                     ")";
   }
   return out.empty() ? "none" : out;
 }
@@ -85,8 +95,10 @@ std::optional<std::uint64_t> usable_memory(const Entry& e) {
 
 bool satisfies(const Entry& e, const Requirement& r) {
   switch (r.kind) {
-    case Requirement::Kind::type: return e.type == r.type;
-    case Requirement::Kind::accelerator: return is_accelerator(e);
+    case Requirement::Kind::type:
+      return e.type == r.type;
+    case Requirement::Kind::accelerator:
+      return is_accelerator(e);
     case Requirement::Kind::min_memory: {
       auto m = usable_memory(e);
       return m && *m >= r.bytes;
@@ -112,8 +124,10 @@ Selection select_default(const Detection& d) {
   for (std::size_t i = 0; i < d.entries.size(); ++i) {
     const Entry& e = d.entries[i];
     if (!offerable(e)) continue;
-    if (is_accelerator(e)) accelerators.push_back(i);
-    else if (!cpu) cpu = i;
+    if (is_accelerator(e))
+      accelerators.push_back(i);
+    else if (!cpu)
+      cpu = i;
   }
   Selection s;
   if (auto pick = best(d, accelerators)) {
@@ -167,13 +181,15 @@ RequestResult resolve_request(const Detection& d, const Request& request,
     auto colon = request.device.find(':');
     if (colon == std::string::npos || colon == 0) {
       result.outcome = RequestOutcome::bad_request;
-      result.message = "--device \"" + request.device + "\": expected BACKEND:INDEX (cuda:1) or pci:ADDRESS";
+      result.message =
+          "--device \"" + request.device + "\": expected BACKEND:INDEX (cuda:1) or pci:ADDRESS";
       return result;
     }
     std::string head = request.device.substr(0, colon), tail = request.device.substr(colon + 1);
     if (head == "pci") {
       pci = tail;
-      std::transform(pci.begin(), pci.end(), pci.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+      std::transform(pci.begin(), pci.end(), pci.begin(),
+                     [](unsigned char c) { return char(std::tolower(c)); });
       if (std::count(pci.begin(), pci.end(), ':') == 1) pci = "0000:" + pci;  // "3b:00.0"
     } else {
       if (!backend.empty() && backend != head) {
@@ -182,7 +198,8 @@ RequestResult resolve_request(const Detection& d, const Request& request,
         return result;
       }
       backend = head;
-      if (tail.empty() || tail.find_first_not_of("0123456789") != std::string::npos || tail.size() > 6) {
+      if (tail.empty() || tail.find_first_not_of("0123456789") != std::string::npos ||
+          tail.size() > 6) {
         result.outcome = RequestOutcome::bad_request;
         result.message = "--device \"" + request.device + "\": the index must be a number";
         return result;
@@ -251,11 +268,13 @@ RequestResult resolve_request(const Detection& d, const Request& request,
   std::string wanted;
   for (const auto& r : request.requirements) wanted += (wanted.empty() ? "" : ", ") + r.text;
   if (!in_scope_at_all)
-    result.message = "nothing matches " + (request.device.empty() ? "backend " + backend : request.device);
+    result.message =
+        "nothing matches " + (request.device.empty() ? "backend " + backend : request.device);
   else if (request.device.empty() && backend.empty())
     result.message = "no device satisfies " + wanted;
   else
-    result.message = (request.device.empty() ? backend : request.device) + " does not satisfy " + wanted;
+    result.message =
+        (request.device.empty() ? backend : request.device) + " does not satisfy " + wanted;
   result.message += "; available: " + available_list(d);
   return result;
 }

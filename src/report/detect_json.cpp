@@ -7,8 +7,12 @@ namespace {
 
 using nlohmann::json;
 
-json optional_number(const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); }
-json optional_text(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+json optional_number(const std::optional<std::uint64_t>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+json optional_text(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
 
 json hex_id(const std::optional<std::uint16_t>& id) {
   if (!id) return nullptr;
@@ -32,14 +36,16 @@ json entry_json(const Entry& e) {
       {"vendor", optional_text(e.vendor)},
       {"type", std::string(to_string(e.type))},
       {"uuid", optional_text(e.uuid)},
-      {"pci", {{"vendor_id", hex_id(e.pci_vendor_id)},
-               {"device_id", hex_id(e.pci_device_id)},
-               {"bus_id", optional_text(e.pci_bus_id)}}},
-      {"memory", {{"kind", std::string(to_string(e.memory.kind))},
-                  {"total_bytes", optional_number(e.memory.total_bytes)},
-                  {"free_bytes", optional_number(e.memory.free_bytes)},
-                  {"working_set_limit_bytes", optional_number(e.memory.working_set_limit_bytes)},
-                  {"source", optional_text(e.memory.source)}}},
+      {"pci",
+       {{"vendor_id", hex_id(e.pci_vendor_id)},
+        {"device_id", hex_id(e.pci_device_id)},
+        {"bus_id", optional_text(e.pci_bus_id)}}},
+      {"memory",
+       {{"kind", std::string(to_string(e.memory.kind))},
+        {"total_bytes", optional_number(e.memory.total_bytes)},
+        {"free_bytes", optional_number(e.memory.free_bytes)},
+        {"working_set_limit_bytes", optional_number(e.memory.working_set_limit_bytes)},
+        {"source", optional_text(e.memory.source)}}},
       {"compute_class", optional_text(e.compute_class)},
       {"driver_version", optional_text(e.driver_version)},
       {"status", e.status == EntryStatus::ready ? "ready" : "unavailable"},
@@ -56,8 +62,12 @@ json entry_json(const Entry& e) {
 }
 
 json link_json(const Link& l) {
-  return {{"a", l.a}, {"b", l.b}, {"kind", l.kind}, {"lanes", l.lanes},
-          {"path", optional_text(l.path)}, {"source", l.source}};
+  return {{"a", l.a},
+          {"b", l.b},
+          {"kind", l.kind},
+          {"lanes", l.lanes},
+          {"path", optional_text(l.path)},
+          {"source", l.source}};
 }
 
 }  // namespace
@@ -79,12 +89,18 @@ json detect_to_json(const Detection& d) {
   json links = json::array();
   for (const auto& l : d.links) links.push_back(link_json(l));
   json warnings = json::array();
-  for (const auto& w : d.warnings) warnings.push_back({{"backend", w.backend}, {"message", w.message}});
+  for (const auto& w : d.warnings)
+    warnings.push_back({{"backend", w.backend}, {"message", w.message}});
   return {
       {"schema", kDetectSchema},
       {"discovered_at", optional_text(d.host.discovered_at)},
-      {"host", {{"hostname", f.hostname}, {"os", f.os}, {"arch", f.arch}, {"kernel", f.kernel},
-                {"page_size", f.page_size}, {"cpus", f.cpus}}},
+      {"host",
+       {{"hostname", f.hostname},
+        {"os", f.os},
+        {"arch", f.arch},
+        {"kernel", f.kernel},
+        {"page_size", f.page_size},
+        {"cpus", f.cpus}}},
       {"backends", backends},
       {"devices", devices},
       {"links", links},

@@ -14,7 +14,9 @@ std::string reserve_text(const Reserve& r) {
   return "reserve=" + std::to_string(r.bytes >> 20) + "MiB (" + r.source + ")";
 }
 
-json reserve_json(const Reserve& r) { return {{"bytes", r.bytes}, {"source", r.source}}; }
+json reserve_json(const Reserve& r) {
+  return {{"bytes", r.bytes}, {"source", r.source}};
+}
 
 json selected_json(const Detection& d, const Choice& c) {
   if (!c.entry) return {{"device", nullptr}, {"physical_id", nullptr}, {"reason", c.reason}};
@@ -48,7 +50,8 @@ json devices_to_json(const Detection& d, const Reserve& reserve, const Choice& c
 }
 
 std::string render_devices_json(const Detection& d, const Reserve& reserve, const Choice& choice) {
-  return devices_to_json(d, reserve, choice).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return devices_to_json(d, reserve, choice).dump(2, ' ', false, json::error_handler_t::replace) +
+         "\n";
 }
 
 std::string render_select_text(const Detection& d, const Choice& choice) {
@@ -56,7 +59,8 @@ std::string render_select_text(const Detection& d, const Choice& choice) {
 }
 
 std::string render_select_json(const Detection& d, const Reserve& reserve, const Choice& choice) {
-  json doc = {{"schema", kSelectSchema}, {"reserve", reserve_json(reserve)},
+  json doc = {{"schema", kSelectSchema},
+              {"reserve", reserve_json(reserve)},
               {"selected", selected_json(d, choice)}};
   if (choice.entry) {
     json full = detect_to_json(d);

@@ -60,7 +60,7 @@ struct Snapshot {
   SnapshotInfo host;
   Facts facts;
   std::map<std::string, std::string> env;
-  std::map<std::string, FileEntry> files;  // by normalised absolute path
+  std::map<std::string, FileEntry> files;               // by normalised absolute path
   std::map<std::vector<std::string>, ToolEntry> tools;  // by exact argv
 };
 

@@ -15,7 +15,9 @@ using yaml_out::block_value;
 using yaml_out::double_quoted;
 using yaml_out::flow_value;
 
-std::string scalar(std::string_view text, int indent) { return block_value(text, indent); }
+std::string scalar(std::string_view text, int indent) {
+  return block_value(text, indent);
+}
 
 // "key: " for a map entry. YAML limits implicit keys to 1024 characters, so a
 // longer key (a deep path) is written as an explicit "? key" line.
@@ -65,14 +67,18 @@ void write_file_entry(std::ostringstream& out, const std::string& path, const Fi
         put_raw(out, 2, key, "{base64: " + double_quoted(base64_encode(e.bytes)) + "}");
       }
       return;
-    case FileEntry::Kind::absent: put_raw(out, 2, key, "{absent: true}"); return;
+    case FileEntry::Kind::absent:
+      put_raw(out, 2, key, "{absent: true}");
+      return;
     case FileEntry::Kind::error:
       put_raw(out, 2, key, "{error: " + errno_name(e.error_code) + "}");
       return;
     case FileEntry::Kind::link:
       put_raw(out, 2, key, "{link: " + flow_value(e.target) + "}");
       return;
-    case FileEntry::Kind::dir: put_raw(out, 2, key, "{dir: " + flow_list(e.names) + "}"); return;
+    case FileEntry::Kind::dir:
+      put_raw(out, 2, key, "{dir: " + flow_list(e.names) + "}");
+      return;
     case FileEntry::Kind::node:
       put_raw(out, 2, key, "{type: " + std::string(to_string(e.node_type)) + "}");
       return;
@@ -103,7 +109,8 @@ std::string write_snapshot(const Snapshot& s) {
   out << "host:\n";
   put(out, 2, "label", s.host.label);
   put(out, 2, "origin", s.host.origin);
-  if (!s.host.recorded_at.empty()) put_raw(out, 2, "recorded_at", double_quoted(s.host.recorded_at));
+  if (!s.host.recorded_at.empty())
+    put_raw(out, 2, "recorded_at", double_quoted(s.host.recorded_at));
   if (!s.host.recorder.empty()) put(out, 2, "recorder", s.host.recorder);
   put_raw(out, 2, "redacted", s.host.redacted ? "true" : "false");
 

@@ -9,8 +9,8 @@ namespace hwaccel::yaml_out {
 namespace {
 
 bool is_special_word(std::string_view s) {
-  static const std::array<std::string_view, 11> words = {
-      "true", "false", "yes", "no", "on", "off", "null", "~", "y", "n", "<<"};
+  static const std::array<std::string_view, 11> words = {"true", "false", "yes", "no", "on", "off",
+                                                         "null", "~",     "y",   "n",  "<<"};
   std::string lower(s);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
@@ -69,14 +69,29 @@ std::string double_quoted(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '"': out += "\\\""; continue;
-      case '\\': out += "\\\\"; continue;
-      case '\n': out += "\\n"; continue;
-      case '\t': out += "\\t"; continue;
-      case '\r': out += "\\r"; continue;
-      case 0: out += "\\0"; continue;
-      case 0x1b: out += "\\e"; continue;
-      default: break;
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case 0:
+        out += "\\0";
+        continue;
+      case 0x1b:
+        out += "\\e";
+        continue;
+      default:
+        break;
     }
     if (c < 0x20 || c == 0x7f) {
       char buf[8];
@@ -87,10 +102,26 @@ std::string double_quoted(std::string_view s) {
     // U+0085, U+2028, U+2029 and U+FEFF are escaped so no parser reads a break or a
     // BOM (as \\u0085, not \\N, which yaml-cpp 0.7 decodes to a lone 0x85 byte).
     auto rest = s.substr(i);
-    if (rest.rfind("\xc2\x85", 0) == 0) { out += "\\u0085"; i += 1; continue; }
-    if (rest.rfind("\xe2\x80\xa8", 0) == 0) { out += "\\L"; i += 2; continue; }
-    if (rest.rfind("\xe2\x80\xa9", 0) == 0) { out += "\\P"; i += 2; continue; }
-    if (rest.rfind("\xef\xbb\xbf", 0) == 0) { out += "\\uFEFF"; i += 2; continue; }
+    if (rest.rfind("\xc2\x85", 0) == 0) {
+      out += "\\u0085";
+      i += 1;
+      continue;
+    }
+    if (rest.rfind("\xe2\x80\xa8", 0) == 0) {
+      out += "\\L";
+      i += 2;
+      continue;
+    }
+    if (rest.rfind("\xe2\x80\xa9", 0) == 0) {
+      out += "\\P";
+      i += 2;
+      continue;
+    }
+    if (rest.rfind("\xef\xbb\xbf", 0) == 0) {
+      out += "\\uFEFF";
+      i += 2;
+      continue;
+    }
     out += char(c);
   }
   out += '"';

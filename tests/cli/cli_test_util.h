@@ -1,9 +1,9 @@
 // Shared helpers for the end-to-end tests of hwaccel and hwsim.
 #pragma once
 
+#include <sys/stat.h>
 #include <fstream>
 #include <string>
-#include <sys/stat.h>
 
 #include "tests/support/run_command.h"
 #include "tests/support/test_support.h"
@@ -23,6 +23,8 @@ inline std::string fake_tool_path(const std::string& dir, const std::string& bod
   return dir + ":/usr/bin:/bin";
 }
 
-inline std::string quote(const std::string& s) { return "'" + s + "'"; }
+inline std::string quote(const std::string& s) {
+  return "'" + s + "'";
+}
 
 }  // namespace hwaccel::testing

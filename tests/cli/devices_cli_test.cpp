@@ -17,7 +17,8 @@ std::string on(const std::string& fixture) {
 TEST(DevicesCli, PrintsTheReserveAndTheChoiceWithItsReason) {
   auto r = run_command(bin("hwaccel") + " devices" + on("dgx-h100"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("selected: cuda:0 NVIDIA H100 80GB HBM3 reserve=3584MiB (default) (first ready cuda device"),
+  EXPECT_NE(r.out.find("selected: cuda:0 NVIDIA H100 80GB HBM3 reserve=3584MiB (default) (first "
+                       "ready cuda device"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("8 physical devices ready"), std::string::npos);
@@ -26,12 +27,14 @@ TEST(DevicesCli, PrintsTheReserveAndTheChoiceWithItsReason) {
 TEST(DevicesCli, ReserveFromFlagOrEnvironmentAndMalformedValues) {
   auto flag = run_command(bin("hwaccel") + " devices --reserve 200G" + on("gx10"));
   ASSERT_EQ(flag.exit_code, 0) << flag.err;
-  EXPECT_NE(flag.out.find("reserve-exceeds-free: reserve 204800 MiB (flag) > host MemAvailable"), std::string::npos)
+  EXPECT_NE(flag.out.find("reserve-exceeds-free: reserve 204800 MiB (flag) > host MemAvailable"),
+            std::string::npos)
       << flag.out;
   EXPECT_NE(flag.out.find("selected: cpu:0"), std::string::npos);
   auto bad_flag = run_command(bin("hwaccel") + " devices --reserve lots" + on("gx10"));
   EXPECT_EQ(bad_flag.exit_code, 6);
-  EXPECT_NE(bad_flag.err.find("--reserve: \"lots\" is not a size"), std::string::npos) << bad_flag.err;
+  EXPECT_NE(bad_flag.err.find("--reserve: \"lots\" is not a size"), std::string::npos)
+      << bad_flag.err;
   auto bad_env = run_command("env HWACCEL_RESERVE_BYTES=12Q " + bin("hwaccel") + " devices");
   EXPECT_EQ(bad_env.exit_code, 6);
   EXPECT_NE(bad_env.err.find("HWACCEL_RESERVE_BYTES"), std::string::npos);
@@ -45,7 +48,8 @@ TEST(DevicesCli, ReserveFromFlagOrEnvironmentAndMalformedValues) {
 TEST(SelectCli, ExitCodesTellRefusalsApart) {
   EXPECT_EQ(run_command(bin("hwaccel") + " select" + on("dgx-h100")).out, "cuda:0\n");
   EXPECT_EQ(run_command(bin("hwaccel") + " select cuda:3" + on("dgx-h100")).out, "cuda:3\n");
-  EXPECT_EQ(run_command(bin("hwaccel") + " select pci:0000:43:00.0" + on("dgx-h100")).out, "cuda:1\n");
+  EXPECT_EQ(run_command(bin("hwaccel") + " select pci:0000:43:00.0" + on("dgx-h100")).out,
+            "cuda:1\n");
   auto not_built = run_command(bin("hwaccel") + " select --backend vulkan" + on("dgx-h100"));
   EXPECT_EQ(not_built.exit_code, 7);
   EXPECT_NE(not_built.err.find("available: cuda:0 (ready)"), std::string::npos) << not_built.err;
@@ -78,7 +82,8 @@ TEST(DevicesCli, FromASavedDetectionReappliesTheReserveWithoutTheMachine) {
   json a = json::parse(low.out);
   EXPECT_EQ(a["physical_devices"]["ready"], 8);
   write_text(dir + "/devices.json", low.out);
-  auto high = run_command(bin("hwaccel") + " devices --json --reserve 100G --from " + dir + "/devices.json");
+  auto high = run_command(bin("hwaccel") + " devices --json --reserve 100G --from " + dir +
+                          "/devices.json");
   ASSERT_EQ(high.exit_code, 0) << high.err;
   json b = json::parse(high.out);
   EXPECT_EQ(b["physical_devices"]["ready"], 0);

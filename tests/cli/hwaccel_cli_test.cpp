@@ -112,8 +112,8 @@ TEST(HwaccelCli, AFakeGpuIsRecordedRedactedAndReplayed) {
   write_text(dir + "/query.csv", csv);
   std::string path = fake_tool_path(dir, "cat " + dir + "/query.csv");
   std::string snap = dir + "/h.yaml";
-  auto live = run_command("env PATH=" + path + " " + bin("hwaccel") +
-                          " detect --json --record " + snap);
+  auto live =
+      run_command("env PATH=" + path + " " + bin("hwaccel") + " detect --json --record " + snap);
   ASSERT_EQ(live.exit_code, 0) << live.err;
   json a = json::parse(live.out);
   ASSERT_EQ(a["devices"][0]["name"], "NVIDIA H100 80GB HBM3");

@@ -33,7 +33,8 @@ struct BadSnapshot {
 TEST(HwsimCli, RefusesBrokenSnapshotsWithALocatedError) {
   const BadSnapshot cases[] = {
       {"relative", "schema: hwaccel-snapshot/1\nfiles:\n  proc/meminfo: x\n", "relative.yaml:3:3:"},
-      {"dotdot", "schema: hwaccel-snapshot/1\nfiles:\n  /sys/../etc/shadow: x\n", "dotdot.yaml:3:3:"},
+      {"dotdot", "schema: hwaccel-snapshot/1\nfiles:\n  /sys/../etc/shadow: x\n",
+       "dotdot.yaml:3:3:"},
       {"schema", "schema: hwaccel-snapshot/9\n", "schema.yaml:1:9: schema: version 9"},
       {"broken", "schema: hwaccel-snapshot/1\nfiles: {\n", "broken.yaml:"},
   };

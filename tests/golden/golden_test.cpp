@@ -12,9 +12,9 @@
 #include "src/registry/detection.h"
 #include "src/registry/reserve.h"
 #include "src/registry/selection.h"
-#include "src/report/devices_report.h"
 #include "src/report/detect_json.h"
 #include "src/report/detect_text.h"
+#include "src/report/devices_report.h"
 #include "tests/support/test_support.h"
 
 namespace hwaccel {

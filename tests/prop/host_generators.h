@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "src/snapshot/snapshot.h"
 #include "src/probe/cuda_probe.h"
+#include "src/snapshot/snapshot.h"
 
 namespace hwaccel::prop {
 
@@ -39,9 +39,11 @@ inline rc::Gen<GpuSpec> gpu_spec() {
 
 inline rc::Gen<HostSpec> host_spec() {
   return rc::gen::build<HostSpec>(
-      rc::gen::set(&HostSpec::gpus, rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 9), [](std::size_t n) {
-                     return rc::gen::container<std::vector<GpuSpec>>(n, gpu_spec());
-                   })),
+      rc::gen::set(&HostSpec::gpus,
+                   rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 9),
+                                   [](std::size_t n) {
+                                     return rc::gen::container<std::vector<GpuSpec>>(n, gpu_spec());
+                                   })),
       rc::gen::set(&HostSpec::driver,
                    rc::gen::weightedElement<DriverState>({{6, DriverState::ok},
                                                           {1, DriverState::tool_missing},
@@ -63,17 +65,19 @@ inline Snapshot synthesize(const HostSpec& spec) {
   s.host.origin = "synthesized";
   s.facts = Facts{"linux", "x86_64", "6.8.0-generic", 4096, 8, "gen"};
   const long avail = std::min(spec.mem_available_mib, spec.mem_total_mib);
-  s.files["/proc/meminfo"] = FileEntry::of_content(
-      "MemTotal:       " + std::to_string(long(spec.mem_total_mib) * 1024) + " kB\n" +
-      "MemFree:        " + std::to_string(avail * 1024 / 2) + " kB\n" +
-      "MemAvailable:   " + std::to_string(avail * 1024) + " kB\n");
+  s.files["/proc/meminfo"] =
+      FileEntry::of_content("MemTotal:       " + std::to_string(long(spec.mem_total_mib) * 1024) +
+                            " kB\n" + "MemFree:        " + std::to_string(avail * 1024 / 2) +
+                            " kB\n" + "MemAvailable:   " + std::to_string(avail * 1024) + " kB\n");
   s.files["/proc/cpuinfo"] = FileEntry::of_content(
       "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 96-Core Processor\n"
       "flags\t\t: fpu sse2 avx2 avx512f\n\n");
   ToolEntry query;
   query.argv = cuda_query_argv(cuda_query_fields());
   switch (spec.driver) {
-    case DriverState::tool_missing: query.run.outcome = ToolOutcome::not_found; break;
+    case DriverState::tool_missing:
+      query.run.outcome = ToolOutcome::not_found;
+      break;
     case DriverState::driver_missing:
       query.run.exit_code = 9;
       query.run.out =
@@ -82,7 +86,9 @@ inline Snapshot synthesize(const HostSpec& spec) {
       break;
     case DriverState::mismatch:
       query.run.exit_code = 18;
-      query.run.out = "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 580.95\n";
+      query.run.out =
+          "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: "
+          "580.95\n";
       break;
     case DriverState::ok: {
       if (spec.gpus.empty()) {  // what nvidia-smi says with a driver and no GPU
@@ -91,7 +97,8 @@ inline Snapshot synthesize(const HostSpec& spec) {
         break;
       }
       std::string csv =
-          "index, uuid, pci.bus_id, name, memory.total [MiB], memory.used [MiB], memory.free [MiB], "
+          "index, uuid, pci.bus_id, name, memory.total [MiB], memory.used [MiB], memory.free "
+          "[MiB], "
           "compute_cap, driver_version\n";
       for (std::size_t i = 0; i < spec.gpus.size(); ++i) {
         const GpuSpec& g = spec.gpus[i];
@@ -105,8 +112,8 @@ inline Snapshot synthesize(const HostSpec& spec) {
           mem = std::to_string(g.total_mib) + " MiB, " + std::to_string(g.total_mib - free_mib) +
                 " MiB, " + std::to_string(free_mib) + " MiB";
         }
-        csv += std::to_string(i) + ", " + uuid + ", " + bus_id(i) + ", NVIDIA H100 80GB HBM3, " + mem +
-               ", 9.0, 580.95.05\n";
+        csv += std::to_string(i) + ", " + uuid + ", " + bus_id(i) + ", NVIDIA H100 80GB HBM3, " +
+               mem + ", 9.0, 580.95.05\n";
       }
       query.run.out = csv;
       break;

@@ -34,7 +34,9 @@ rc::Gen<Reserve> reserve_gen() {
   });
 }
 
-bool offered(const Entry& e) { return e.status == EntryStatus::ready && !e.partitioned; }
+bool offered(const Entry& e) {
+  return e.status == EntryStatus::ready && !e.partitioned;
+}
 
 RC_GTEST_PROP(SelectionProps, NeverPicksWhatIsNotReadyAndPicksTheCpuOnlyWhenNothingElse, ()) {
   auto d = detect_spec(*prop::host_spec());
@@ -62,12 +64,14 @@ RC_GTEST_PROP(SelectionProps, NoSelectedAcceleratorHasLessFreeThanTheReserve, ()
 RC_GTEST_PROP(SelectionProps, RaisingTheReserveNeverMakesARefusedDeviceReady, ()) {
   auto spec = *prop::host_spec();
   auto low = detect_spec(spec), high = low;
-  auto a = *rc::gen::inRange<std::uint64_t>(0, 200000), b = *rc::gen::inRange<std::uint64_t>(0, 200000);
+  auto a = *rc::gen::inRange<std::uint64_t>(0, 200000),
+       b = *rc::gen::inRange<std::uint64_t>(0, 200000);
   apply_reserve(low, Reserve{std::min(a, b) << 20, "flag"});
   apply_reserve(high, Reserve{std::max(a, b) << 20, "flag"});
   RC_ASSERT(low.entries.size() == high.entries.size());
   for (std::size_t i = 0; i < low.entries.size(); ++i)
-    if (low.entries[i].status != EntryStatus::ready) RC_ASSERT(high.entries[i].status != EntryStatus::ready);
+    if (low.entries[i].status != EntryStatus::ready)
+      RC_ASSERT(high.entries[i].status != EntryStatus::ready);
 }
 
 RC_GTEST_PROP(SelectionProps, AddingAReadyGpuNeverLeavesTheCpuSelected, ()) {
@@ -85,8 +89,10 @@ RC_GTEST_PROP(SelectionProps, PhysicalCountMatchesTheGeneratedGpus, ()) {
   auto spec = *prop::host_spec();
   auto d = detect_spec(spec);
   auto counted = count_physical_accelerators(d.entries, false);
-  if (spec.driver == prop::DriverState::ok) RC_ASSERT(counted == spec.gpus.size());
-  else RC_ASSERT(counted <= spec.gpus.size());
+  if (spec.driver == prop::DriverState::ok)
+    RC_ASSERT(counted == spec.gpus.size());
+  else
+    RC_ASSERT(counted <= spec.gpus.size());
 }
 
 // Twins (one card through two APIs) are built by hand: this build's probes
@@ -107,7 +113,9 @@ RC_GTEST_PROP(SelectionProps, TwinsCountOnceAndShareTheReserveVerdict, ()) {
   RC_ASSERT(count_physical_accelerators(d.entries, false) == before);
   apply_reserve(d, *reserve_gen());
   for (const auto& e : d.entries) {
-    if (e.type == DeviceType::cpu || !e.reason || e.reason->code != ReasonCode::reserve_exceeds_free) continue;
+    if (e.type == DeviceType::cpu || !e.reason ||
+        e.reason->code != ReasonCode::reserve_exceeds_free)
+      continue;
     for (const auto& other : d.entries)
       if (other.physical_id == e.physical_id) RC_ASSERT(other.status != EntryStatus::ready);
   }
@@ -115,15 +123,18 @@ RC_GTEST_PROP(SelectionProps, TwinsCountOnceAndShareTheReserveVerdict, ()) {
 
 rc::Gen<Request> request_gen() {
   return rc::gen::build<Request>(
-      rc::gen::set(&Request::device, rc::gen::element<std::string>("", "cuda:0", "cuda:3", "cpu:0", "pci:0000:18:00.0",
-                                                                 "pci:28:00.0", "rocm:0", "vulkan:0")),
-      rc::gen::set(&Request::backend, rc::gen::element<std::string>("", "", "cuda", "rocm", "cpu", "vulkan")),
+      rc::gen::set(&Request::device, rc::gen::element<std::string>(
+                                         "", "cuda:0", "cuda:3", "cpu:0", "pci:0000:18:00.0",
+                                         "pci:28:00.0", "rocm:0", "vulkan:0")),
+      rc::gen::set(&Request::backend,
+                   rc::gen::element<std::string>("", "", "cuda", "rocm", "cpu", "vulkan")),
       rc::gen::set(&Request::requirements,
                    rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 3), [](std::size_t n) {
                      return rc::gen::container<std::vector<Requirement>>(
-                         n, rc::gen::map(rc::gen::element<std::string>("gpu", "npu", "accelerator", "mem>=8G",
-                                                                       "mem>=100G", "mem>=1K"),
-                                         [](const std::string& t) { return *parse_requirement(t); }));
+                         n, rc::gen::map(
+                                rc::gen::element<std::string>("gpu", "npu", "accelerator",
+                                                              "mem>=8G", "mem>=100G", "mem>=1K"),
+                                [](const std::string& t) { return *parse_requirement(t); }));
                    })));
 }
 
@@ -166,8 +177,14 @@ RC_GTEST_PROP(SelectionProps, ARequestIsSatisfiedByAMatchOrRefused, ()) {
 class JitterHost : public SnapshotHost {
  public:
   JitterHost(Snapshot s, unsigned seed) : SnapshotHost(std::move(s)), rng_(seed) {}
-  Result<std::string> read(std::string_view p) override { pause(); return SnapshotHost::read(p); }
-  ToolRun run(const std::vector<std::string>& argv, Timeout t) override { pause(); return SnapshotHost::run(argv, t); }
+  Result<std::string> read(std::string_view p) override {
+    pause();
+    return SnapshotHost::read(p);
+  }
+  ToolRun run(const std::vector<std::string>& argv, Timeout t) override {
+    pause();
+    return SnapshotHost::run(argv, t);
+  }
 
  private:
   void pause() {

@@ -13,8 +13,8 @@ namespace {
 // colons, escapes, non-ASCII and invalid UTF-8.
 rc::Gen<std::string> tricky_text() {
   return rc::gen::container<std::string>(rc::gen::oneOf(
-      rc::gen::element('\n', ' ', '\t', ':', '#', '"', '\'', '-', '|', '>', '\\', '\x1b', '\r', '\0',
-                       '[', ']', '{', '}', ',', '&', '*', '!', '%', '@', '`'),
+      rc::gen::element('\n', ' ', '\t', ':', '#', '"', '\'', '-', '|', '>', '\\', '\x1b', '\r',
+                       '\0', '[', ']', '{', '}', ',', '&', '*', '!', '%', '@', '`'),
       rc::gen::inRange('a', 'z'), rc::gen::arbitrary<char>()));
 }
 
@@ -23,13 +23,14 @@ rc::Gen<std::string> tricky_text() {
 rc::Gen<std::string> utf8_text() {
   return rc::gen::map(
       rc::gen::container<std::vector<std::string>>(rc::gen::oneOf(
-          rc::gen::map(tricky_text(), [](std::string s) {
-            for (char& c : s)
-              if (static_cast<unsigned char>(c) >= 0x80) c = '?';
-            return s;
-          }),
-          rc::gen::element<std::string>("\xc3\xa9", "\xe2\x84\xa2", "\xf0\x9f\x98\x80",
-                                        "\xc2\x85", "\xe2\x80\xa8"))),
+          rc::gen::map(tricky_text(),
+                       [](std::string s) {
+                         for (char& c : s)
+                           if (static_cast<unsigned char>(c) >= 0x80) c = '?';
+                         return s;
+                       }),
+          rc::gen::element<std::string>("\xc3\xa9", "\xe2\x84\xa2", "\xf0\x9f\x98\x80", "\xc2\x85",
+                                        "\xe2\x80\xa8"))),
       [](const std::vector<std::string>& parts) {
         std::string out;
         for (const auto& p : parts) out += p;
@@ -39,9 +40,9 @@ rc::Gen<std::string> utf8_text() {
 
 rc::Gen<std::string> path_text() {
   return rc::gen::map(
-      rc::gen::nonEmpty(rc::gen::container<std::vector<std::string>>(rc::gen::nonEmpty(
-          rc::gen::container<std::string>(rc::gen::oneOf(rc::gen::inRange('a', 'z'),
-                                                         rc::gen::element(':', '.', '-', '_', ' ', '#')))))),
+      rc::gen::nonEmpty(rc::gen::container<std::vector<std::string>>(
+          rc::gen::nonEmpty(rc::gen::container<std::string>(rc::gen::oneOf(
+              rc::gen::inRange('a', 'z'), rc::gen::element(':', '.', '-', '_', ' ', '#')))))),
       [](const std::vector<std::string>& parts) {
         std::string path;
         for (auto part : parts) {

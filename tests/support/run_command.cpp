@@ -16,7 +16,9 @@ std::string make_temp_dir() {
   return dir ? dir : "/tmp";
 }
 
-std::string bin(const std::string& name) { return std::string(HWACCEL_BIN_DIR) + "/" + name; }
+std::string bin(const std::string& name) {
+  return std::string(HWACCEL_BIN_DIR) + "/" + name;
+}
 
 CommandResult run_command(const std::string& command_line) {
   std::string dir = make_temp_dir();

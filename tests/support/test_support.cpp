@@ -33,8 +33,8 @@ std::optional<std::string> capture_section(const std::string& text, const std::s
   if (rule_end == std::string::npos) return std::string();
   auto body_start = rule_end + 1;
   auto next = text.find("\n####", body_start);
-  std::string body = text.substr(body_start, next == std::string::npos ? std::string::npos
-                                                                        : next + 1 - body_start);
+  std::string body = text.substr(
+      body_start, next == std::string::npos ? std::string::npos : next + 1 - body_start);
   // Banners are preceded by two blank lines; they are not part of the output.
   while (body.size() >= 2 && body.substr(body.size() - 2) == "\n\n") body.pop_back();
   return body;
@@ -59,7 +59,9 @@ Result<std::vector<std::string>> FakeHost::list(std::string_view dir) {
   return std::vector<std::string>(names.begin(), names.end());
 }
 
-Result<std::string> FakeHost::readlink(std::string_view path) { return make_error(EINVAL, path); }
+Result<std::string> FakeHost::readlink(std::string_view path) {
+  return make_error(EINVAL, path);
+}
 
 Result<FileKind> FakeHost::stat(std::string_view path) {
   std::string p(path);

@@ -19,6 +19,9 @@ struct Capture {
   std::vector<std::string> mig_profiles;
 };
 
+// Test names and logs show the GPU, not the struct's bytes.
+void PrintTo(const Capture& c, std::ostream* os) { *os << c.name; }
+
 const Capture kCaptures[] = {
     {"nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt",
      "NVIDIA H100 80GB HBM3",

@@ -24,6 +24,11 @@ struct Capture {
   std::size_t columns;
 };
 
+// Test names and logs show the GPU, not the struct's bytes.
+void PrintTo(const Capture& c, std::ostream* os) {
+  *os << c.name;
+}
+
 const Capture kCaptures[] = {
     {"nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt", "NVIDIA H100 80GB HBM3",
      "0000:00:09.0", 81559, 59, 81022, "9.0", "590.48.01", 212},

@@ -38,7 +38,8 @@ inline Entry cpu() {
 
 inline Detection detection_with(std::vector<Entry> entries) {
   Detection d;
-  d.backends = {{"cuda", true, std::nullopt}, {"rocm", true, std::nullopt}, {"cpu", true, std::nullopt}};
+  d.backends = {
+      {"cuda", true, std::nullopt}, {"rocm", true, std::nullopt}, {"cpu", true, std::nullopt}};
   d.entries = std::move(entries);
   return d;
 }

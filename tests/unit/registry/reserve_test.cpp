@@ -23,8 +23,8 @@ TEST(Reserve, ParsesSizesWithBinaryUnits) {
 }
 
 TEST(Reserve, RefusesWhatIsNotASize) {
-  for (const char* bad : {"", "G", "-1G", "4X", "4 G B", "1e9", "99999999999999999999999", "16777216T",
-                          "1.5", ".G", "4GG"})
+  for (const char* bad : {"", "G", "-1G", "4X", "4 G B", "1e9", "99999999999999999999999",
+                          "16777216T", "1.5", ".G", "4GG"})
     EXPECT_FALSE(parse_size(bad)) << bad;
 }
 
@@ -70,7 +70,8 @@ TEST(Reserve, UnifiedMemoryComparesAgainstWhatTheGpuCanHave) {
   gb10.memory.working_set_limit_bytes = 1024ull << 20;
   auto limited = detection_with({gb10});
   apply_reserve(limited, Reserve{});
-  EXPECT_EQ(limited.entries[0].reason->detail, "reserve 3584 MiB (default) > working-set limit 1024 MiB");
+  EXPECT_EQ(limited.entries[0].reason->detail,
+            "reserve 3584 MiB (default) > working-set limit 1024 MiB");
 }
 
 }  // namespace

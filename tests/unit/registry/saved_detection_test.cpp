@@ -11,7 +11,8 @@ namespace {
 
 TEST(SavedDetection, EveryFixtureRoundTripsThroughJson) {
   for (const char* name : {"gx10", "dgx-h100", "cpu-only"}) {
-    auto loaded = load_snapshot_file(testing::source_path(std::string("fixtures/hosts/") + name + ".yaml"));
+    auto loaded =
+        load_snapshot_file(testing::source_path(std::string("fixtures/hosts/") + name + ".yaml"));
     ASSERT_FALSE(loaded.error) << name;
     SnapshotHost host(*loaded.snapshot);
     std::string first = render_detect_json(detect(host));
@@ -22,9 +23,11 @@ TEST(SavedDetection, EveryFixtureRoundTripsThroughJson) {
 }
 
 TEST(SavedDetection, RefusesOtherMajorsAndLocatesBadValues) {
-  EXPECT_NE(detection_from_json_text(R"({"schema":"hwaccel-detect/2"})").error.find("major version 1"),
+  EXPECT_NE(
+      detection_from_json_text(R"({"schema":"hwaccel-detect/2"})").error.find("major version 1"),
+      std::string::npos);
+  EXPECT_NE(detection_from_json_text(R"({"schema":"other/1"})").error.find("not a hwaccel"),
             std::string::npos);
-  EXPECT_NE(detection_from_json_text(R"({"schema":"other/1"})").error.find("not a hwaccel"), std::string::npos);
   auto bad = detection_from_json_text(
       R"({"schema":"hwaccel-detect/1","devices":[{"type":"gpu","status":"ready"},{"type":"gpu","status":"ready","memory":{"kind":"discrete","total_bytes":"lots"}}]})");
   EXPECT_EQ(bad.error, "devices[1].memory.total_bytes: expected a non-negative integer or null");

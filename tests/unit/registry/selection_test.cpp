@@ -41,7 +41,8 @@ TEST(Selection, FallsBackToTheCpuSayingWhy) {
   auto s = select_default(d);
   ASSERT_TRUE(s.entry);
   EXPECT_EQ(d.entries[*s.entry].backend, "cpu");
-  EXPECT_EQ(s.reason, "no ready accelerator: cuda=driver-not-found(couldn't communicate), rocm=no-device");
+  EXPECT_EQ(s.reason,
+            "no ready accelerator: cuda=driver-not-found(couldn't communicate), rocm=no-device");
 }
 
 TEST(Selection, NeverOffersAPartitionedWholeGpu) {
@@ -107,7 +108,8 @@ TEST(Requests, ResolveOrRefuseWithTheRightOutcome) {
 
 TEST(Requests, AGpuRequestNeverFallsBackToTheCpu) {
   auto d = detection_with({cpu()});
-  d.backends[0] = {"cuda", false, Reason{ReasonCode::tool_not_found, "nvidia-smi not found on PATH"}};
+  d.backends[0] = {"cuda", false,
+                   Reason{ReasonCode::tool_not_found, "nvidia-smi not found on PATH"}};
   Request r;
   r.requirements.push_back(*parse_requirement("gpu"));
   EXPECT_EQ(resolve_request(d, r, kCompiled).outcome, RequestOutcome::unsatisfiable);
@@ -126,10 +128,12 @@ TEST(Requirements, ParseOrRefuse) {
 }
 
 TEST(Identity, AddressFirstThenVendorNameOrdinal) {
-  std::vector<Entry> entries = {gpu("cuda", 0, 1, 1), gpu("cuda", 1, 1, 1), gpu("cuda", 2, 1, 1, "0000:01:00.0")};
+  std::vector<Entry> entries = {gpu("cuda", 0, 1, 1), gpu("cuda", 1, 1, 1),
+                                gpu("cuda", 2, 1, 1, "0000:01:00.0")};
   assign_physical_ids(entries);
   EXPECT_EQ(entries[0].physical_id, "dev:nvidia/nvidia-h100-80gb-hbm3/0");
-  EXPECT_EQ(entries[1].physical_id, "dev:nvidia/nvidia-h100-80gb-hbm3/1") << "two identical cards stay two";
+  EXPECT_EQ(entries[1].physical_id, "dev:nvidia/nvidia-h100-80gb-hbm3/1")
+      << "two identical cards stay two";
   EXPECT_EQ(entries[2].physical_id, "pci:0000:01:00.0");
   EXPECT_EQ(count_physical_accelerators(entries, false), 3u);
   EXPECT_EQ(normalise_device_name("NVIDIA GeForce RTX(TM) 4090 "), "nvidia-geforce-rtx-tm-4090");

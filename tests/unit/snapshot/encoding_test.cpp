@@ -25,9 +25,9 @@ TEST(Utf8, TellsTextFromBytes) {
   EXPECT_TRUE(is_valid_utf8("plain ascii\n"));
   EXPECT_TRUE(is_valid_utf8("NVIDIA GeForce RTX\xe2\x84\xa2"));
   EXPECT_FALSE(is_valid_utf8("\xff"));
-  EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));          // overlong '/'
-  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));      // a surrogate
-  EXPECT_FALSE(is_valid_utf8("\xe2\x84"));          // cut short
+  EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));      // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));  // a surrogate
+  EXPECT_FALSE(is_valid_utf8("\xe2\x84"));      // cut short
 }
 
 }  // namespace
