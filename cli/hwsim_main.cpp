@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   auto* replay = app.add_subcommand("replay", "Run hwaccel detect on a snapshot FILE");
   replay->add_option("file", args.host_path, "The snapshot (hwaccel-snapshot/1 YAML)")->required();
   replay->add_flag("--json", args.json, "Print the hwaccel-detect/1 JSON document");
+  replay->add_flag("-v,--verbose", args.verbose,
+                   "Also print topology (links, NUMA/CPU affinity) and MIG parents");
   replay->add_flag("--strict", args.strict, "A tool run the snapshot lacks is an error (exit 3)");
   replay->add_option("--only", args.only, "Probe only these backends (comma-separated)");
 

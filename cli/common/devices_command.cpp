@@ -58,6 +58,7 @@ struct Prepared {
   int exit = kExitOk;
   Detection detection;
   Reserve reserve;
+  std::string source;  // live, root(DIR), snapshot(FILE), fixture(FILE)
 };
 
 // Detection from the source the flags name, with the reserve applied.
@@ -78,6 +79,7 @@ Prepared prepare(const DevicesArgs& args) {
       return p;
     }
     p.detection = std::move(*saved.detection);
+    p.source = "fixture(" + args.from_path + ")";
   } else {
     if (!args.host_path.empty()) {
       auto loaded = load_snapshot_file(args.host_path);
@@ -87,12 +89,14 @@ Prepared prepare(const DevicesArgs& args) {
         return p;
       }
       host = std::make_unique<SnapshotHost>(std::move(*loaded.snapshot));
+      p.source = "snapshot(" + args.host_path + ")";
     } else {
       LiveHostOptions live;
       live.root = args.root;
       live.default_timeout =
           std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
       host = std::make_unique<LiveHost>(live);
+      p.source = args.root.empty() ? "live" : "root(" + args.root + ")";
     }
     DetectOptions options;
     options.only = split_names(args.only);
@@ -129,7 +133,7 @@ int run_devices(const DevicesArgs& args) {
   Prepared p = prepare(args);
   if (p.exit != kExitOk) return p.exit;
   Selection s = select_default(p.detection);
-  Choice choice{s.entry, s.reason};
+  Choice choice{s.entry, s.reason, p.source};
   std::cout << (args.json ? render_devices_json(p.detection, p.reserve, choice)
                           : render_devices_text(p.detection, p.reserve, choice));
   return kExitOk;
@@ -151,7 +155,7 @@ int run_select(const DevicesArgs& args) {
   Prepared p = prepare(args);
   if (p.exit != kExitOk) return p.exit;
   RequestResult r = resolve_request(p.detection, request, backend_names());
-  Choice choice{r.entry, r.message};
+  Choice choice{r.entry, r.message, p.source};
   switch (r.outcome) {
     case RequestOutcome::selected:
       std::cout << (args.json ? render_select_json(p.detection, p.reserve, choice)

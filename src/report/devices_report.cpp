@@ -36,6 +36,7 @@ std::string render_devices_text(const Detection& d, const Reserve& reserve, cons
     out += "none";
   }
   out += " " + reserve_text(reserve) + " (" + choice.reason + ")\n";
+  out += "source: " + choice.source + "\n";
   return out;
 }
 
@@ -44,6 +45,7 @@ json devices_to_json(const Detection& d, const Reserve& reserve, const Choice& c
   doc["schema"] = kDevicesSchema;
   doc["reserve"] = reserve_json(reserve);
   doc["selected"] = selected_json(d, choice);
+  doc["source"] = choice.source;
   doc["physical_devices"] = {{"accelerators", count_physical_accelerators(d.entries, false)},
                              {"ready", count_physical_accelerators(d.entries, true)}};
   return doc;

@@ -18,6 +18,9 @@ inline constexpr const char* kSelectSchema = "hwaccel-select/1";
 struct Choice {
   std::optional<std::size_t> entry;  // into detection.entries; none when refused
   std::string reason;
+  // Where the detection came from: "live", "root(DIR)", "snapshot(FILE)" or
+  // "fixture(FILE)" for a saved detect/devices document (--from).
+  std::string source = "live";
 };
 
 std::string render_devices_text(const Detection& d, const Reserve& reserve, const Choice& choice);

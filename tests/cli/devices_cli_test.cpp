@@ -88,6 +88,7 @@ TEST(DevicesCli, FromASavedDetectionReappliesTheReserveWithoutTheMachine) {
   json b = json::parse(high.out);
   EXPECT_EQ(b["physical_devices"]["ready"], 0);
   EXPECT_EQ(b["selected"]["device"], "cpu:0");
+  EXPECT_EQ(b["source"], "fixture(" + dir + "/devices.json)") << "the machine is never read";
   write_text(dir + "/bad.json", R"({"schema":"hwaccel-detect/7"})");
   auto bad = run_command(bin("hwaccel") + " devices --from " + dir + "/bad.json");
   EXPECT_EQ(bad.exit_code, 4);

@@ -66,7 +66,7 @@ TEST_P(GoldenHost, ReplayMatchesTheReviewedReport) {
   ASSERT_TRUE(reserve.reserve) << reserve.error;
   apply_reserve(d, *reserve.reserve);
   Selection s = select_default(d);
-  Choice choice{s.entry, s.reason};
+  Choice choice{s.entry, s.reason, "snapshot(fixtures/hosts/" + name + ".yaml)"};
   compare_or_regenerate(dir / "devices.txt", render_devices_text(d, *reserve.reserve, choice));
   compare_or_regenerate(dir / "devices.json", render_devices_json(d, *reserve.reserve, choice));
 }
