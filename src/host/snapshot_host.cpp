@@ -6,6 +6,7 @@
 
 #include "src/host/path.h"
 #include "src/host/text_file.h"
+#include "src/snapshot/limits.h"
 
 namespace hwaccel {
 namespace {
@@ -188,7 +189,15 @@ std::vector<std::vector<std::string>> SnapshotHost::misses() const {
 
 LoadedSnapshot load_snapshot_file(const std::string& path) {
   LoadedSnapshot loaded;
-  auto text = read_text_file(path);
+  // One byte past the limit is enough for parse_snapshot to refuse it with its
+  // own message, without reading a huge file whole.
+  auto text = read_text_file(path, kMaxSnapshotBytes);
+  if (!text && text.error().code == EFBIG) {
+    loaded.error = SnapshotError{
+        path, 0, 0,
+        "larger than the " + std::to_string(kMaxSnapshotBytes >> 20) + " MiB a snapshot may be"};
+    return loaded;
+  }
   if (!text) {
     loaded.error = SnapshotError{path, 0, 0, make_error(text.error().code).message};
     return loaded;

@@ -2,12 +2,16 @@
 // Lives in src/host/ because it is an access to the machine like any other.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "src/host/result.h"
 
 namespace hwaccel {
 
-Result<std::string> read_text_file(const std::string& path);
+// A file larger than `max_bytes` is refused with EFBIG before it is read whole
+// (an untrusted snapshot must not make us allocate gigabytes).
+Result<std::string> read_text_file(const std::string& path,
+                                   std::size_t max_bytes = std::size_t{1} << 30);
 
 }  // namespace hwaccel

@@ -213,6 +213,10 @@ SavedDetection detection_from_json_text(const std::string& text) {
     SavedDetection saved;
     saved.error = std::string("broken JSON at byte ") + std::to_string(e.byte) + ": " + e.what();
     return saved;
+  } catch (const json::exception& e) {  // out_of_range: a number beyond double (found by fuzzing)
+    SavedDetection saved;
+    saved.error = std::string("unreadable JSON: ") + e.what();
+    return saved;
   }
   return detection_from_json(doc);
 }

@@ -1,14 +1,18 @@
 // Loading a snapshot from YAML, refusing anything that breaks the contract with
 // an error that names the file, the line and what was expected.
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <sstream>
 
 #include "src/host/path.h"
 #include "src/host/result.h"
 #include "src/snapshot/encoding.h"
+#include "src/snapshot/limits.h"
 #include "src/snapshot/snapshot_codec.h"
 
 namespace hwaccel {
@@ -32,13 +36,77 @@ struct Refusal {
   throw Refusal{at.Mark(), std::move(message)};
 }
 
+// The first pass over an untrusted text: yaml-cpp's events, no node tree. It
+// refuses what would make the tree (or our reading of it) unbounded: nesting
+// deeper than kMaxSnapshotDepth (yaml-cpp recurses per level), more than
+// kMaxSnapshotNodes nodes, and anchors and aliases (a few lines of `&a [*b, *b,
+// ...]` expand to billions of nodes for whoever walks them, and no snapshot
+// needs them: the writer never emits one). Throws Refusal at the offending mark.
+class LimitScan : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { node(mark, anchor); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+    throw Refusal{mark, "aliases (*name) are not allowed in snapshots"};
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    node(mark, anchor);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    enter(mark, anchor);
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    enter(mark, anchor);
+  }
+  void OnMapEnd() override { --depth_; }
+  void OnAnchor(const YAML::Mark& mark, const std::string& name) override {
+    throw Refusal{mark, "anchors (&" + name + ") are not allowed in snapshots"};
+  }
+
+ private:
+  void node(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (anchor != YAML::NullAnchor)
+      throw Refusal{mark, "anchors (&name) are not allowed in snapshots"};
+    if (++nodes_ > kMaxSnapshotNodes)
+      throw Refusal{mark, "more than " + std::to_string(kMaxSnapshotNodes) +
+                              " YAML nodes; a snapshot this large is refused"};
+  }
+  void enter(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    node(mark, anchor);
+    if (++depth_ > kMaxSnapshotDepth)
+      throw Refusal{mark, "lists and maps nested more than " + std::to_string(kMaxSnapshotDepth) +
+                              " deep; a snapshot needs a few levels"};
+  }
+
+  int depth_ = 0;
+  std::size_t nodes_ = 0;
+};
+
+// Runs LimitScan over the document YAML::Load reads (the first one).
+void check_limits(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  LimitScan scan;
+  parser.HandleNextDocument(scan);
+}
+
 std::string kind_name(const YAML::Node& n) {
   switch (n.Type()) {
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Scalar: return "a scalar";
-    case YAML::NodeType::Null: return "nothing";
-    default: return "an undefined node";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Scalar:
+      return "a scalar";
+    case YAML::NodeType::Null:
+      return "nothing";
+    default:
+      return "an undefined node";
   }
 }
 
@@ -76,10 +144,11 @@ void only_keys(const YAML::Node& n, std::string_view what,
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       std::string list;
       for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      refuse(kv.first, std::string(what) + ": unknown key \"" + key + "\" (expected one of: " +
-                           list + ")");
+      refuse(kv.first,
+             std::string(what) + ": unknown key \"" + key + "\" (expected one of: " + list + ")");
     }
-    if (!seen.insert(key).second) refuse(kv.first, std::string(what) + ": duplicate key \"" + key + "\"");
+    if (!seen.insert(key).second)
+      refuse(kv.first, std::string(what) + ": duplicate key \"" + key + "\"");
   }
 }
 
@@ -99,8 +168,9 @@ void read_host(const YAML::Node& n, SnapshotInfo& info) {
     static const std::set<std::string> origins = {"recorded", "synthesized", "imported",
                                                   "hand-written"};
     if (!origins.count(info.origin))
-      refuse(n["origin"], "host.origin: expected recorded, synthesized, imported or hand-written, found \"" +
-                              info.origin + "\"");
+      refuse(n["origin"],
+             "host.origin: expected recorded, synthesized, imported or hand-written, found \"" +
+                 info.origin + "\"");
   }
   if (n["recorded_at"]) info.recorded_at = as_string(n["recorded_at"], "host.recorded_at");
   if (n["recorder"]) info.recorder = as_string(n["recorder"], "host.recorder");
@@ -135,17 +205,24 @@ FileEntry read_file_entry(const YAML::Node& v, const std::string& path) {
   if (v.IsScalar()) return FileEntry::of_content(v.Scalar());
   if (v.IsNull()) return FileEntry::of_content("");
   if (!v.IsMap())
-    refuse(v, what + ": expected file contents or a map with one of absent, error, link, dir, type, base64");
+    refuse(
+        v,
+        what +
+            ": expected file contents or a map with one of absent, error, link, dir, type, base64");
   only_keys(v, what, {"absent", "error", "link", "dir", "type", "base64"});
-  if (v.size() != 1) refuse(v, what + ": expected exactly one of absent, error, link, dir, type, base64");
+  if (v.size() != 1)
+    refuse(v, what + ": expected exactly one of absent, error, link, dir, type, base64");
   if (v["absent"]) {
-    if (!as_bool(v["absent"], what + ": absent")) refuse(v["absent"], what + ": absent must be true");
+    if (!as_bool(v["absent"], what + ": absent"))
+      refuse(v["absent"], what + ": absent must be true");
     return FileEntry::of_absent();
   }
   if (v["error"]) {
     std::string name = as_string(v["error"], what + ": error");
     int code = errno_from_name(name);
-    if (code == 0) refuse(v["error"], what + ": error: unknown errno name \"" + name + "\" (expected EACCES, EIO, ...)");
+    if (code == 0)
+      refuse(v["error"],
+             what + ": error: unknown errno name \"" + name + "\" (expected EACCES, EIO, ...)");
     return FileEntry::of_error(code);
   }
   if (v["link"]) {
@@ -175,7 +252,8 @@ FileEntry read_file_entry(const YAML::Node& v, const std::string& path) {
     if (type == "block") return FileEntry::of_node(FileKind::block_device);
     if (type == "fifo") return FileEntry::of_node(FileKind::fifo);
     if (type == "socket") return FileEntry::of_node(FileKind::socket);
-    refuse(v["type"], what + ": type: expected char, block, fifo or socket, found \"" + type + "\"");
+    refuse(v["type"],
+           what + ": type: expected char, block, fifo or socket, found \"" + type + "\"");
   }
   return FileEntry::of_content(bytes_field(v["base64"], what + ": base64"));
 }
@@ -193,10 +271,14 @@ void read_files(const YAML::Node& n, std::map<std::string, FileEntry>& files) {
 
 void read_outcome(const YAML::Node& n, ToolRun& run) {
   std::string text = as_string(n, "tools: outcome");
-  if (text == "exited") run.outcome = ToolOutcome::exited;
-  else if (text == "not-found") run.outcome = ToolOutcome::not_found;
-  else if (text == "timeout") run.outcome = ToolOutcome::timeout;
-  else if (text == "permission-denied") run.outcome = ToolOutcome::permission_denied;
+  if (text == "exited")
+    run.outcome = ToolOutcome::exited;
+  else if (text == "not-found")
+    run.outcome = ToolOutcome::not_found;
+  else if (text == "timeout")
+    run.outcome = ToolOutcome::timeout;
+  else if (text == "permission-denied")
+    run.outcome = ToolOutcome::permission_denied;
   else if (text.rfind("signal:", 0) == 0) {
     int sig = 0;
     auto digits = std::string_view(text).substr(7);
@@ -206,15 +288,18 @@ void read_outcome(const YAML::Node& n, ToolRun& run) {
     run.outcome = ToolOutcome::signal;
     run.signal = sig;
   } else {
-    refuse(n, "tools: outcome: expected exited, not-found, timeout, signal:N or permission-denied, found \"" +
-                  text + "\"");
+    refuse(n,
+           "tools: outcome: expected exited, not-found, timeout, signal:N or permission-denied, "
+           "found \"" +
+               text + "\"");
   }
 }
 
 ToolEntry read_tool(const YAML::Node& n) {
   expect_map(n, "tools");
-  only_keys(n, "tools", {"argv", "outcome", "exit", "stdout", "stderr", "stdout_base64",
-                         "stderr_base64", "ms", "truncated"});
+  only_keys(n, "tools",
+            {"argv", "outcome", "exit", "stdout", "stderr", "stdout_base64", "stderr_base64", "ms",
+             "truncated"});
   ToolEntry tool;
   const YAML::Node& argv = n["argv"];
   if (!argv) refuse(n, "tools: every tool needs an argv");
@@ -252,7 +337,8 @@ void read_document(const YAML::Node& root, Snapshot& out) {
     refuse(schema, "schema: expected hwaccel-snapshot/1, found \"" + text + "\"");
   auto version = text.substr(prefix.size());
   if (version != std::to_string(kSnapshotSchemaMajor))
-    refuse(schema, "schema: version " + version + " is not supported (this build reads hwaccel-snapshot/" +
+    refuse(schema, "schema: version " + version +
+                       " is not supported (this build reads hwaccel-snapshot/" +
                        std::to_string(kSnapshotSchemaMajor) + ")");
   out.schema_major = kSnapshotSchemaMajor;
   if (root["host"]) read_host(root["host"], out.host);
@@ -281,18 +367,33 @@ std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_v
   out = Snapshot{};
   SnapshotError error;
   error.file = std::string(file_name);
+  // The size first, before a byte is read: a 2 GB text is refused, not copied.
+  if (text.size() > kMaxSnapshotBytes) {
+    error.message = "the snapshot is " + std::to_string(text.size() >> 20) +
+                    " MiB; snapshots larger than " + std::to_string(kMaxSnapshotBytes >> 20) +
+                    " MiB are refused";
+    return error;
+  }
   if (text.find('\0') != std::string_view::npos) {
     error.message = "not a YAML text file (it holds NUL bytes)";
     return error;
   }
   try {
-    YAML::Node root = YAML::Load(std::string(text));
+    std::string copy(text);
+    check_limits(copy);
+    YAML::Node root = YAML::Load(copy);
     read_document(root, out);
     return std::nullopt;
   } catch (const Refusal& r) {
     error.line = r.mark.line >= 0 ? r.mark.line + 1 : 0;
     error.column = r.mark.column >= 0 ? r.mark.column + 1 : 0;
     error.message = r.message;
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own guard ("bad file"), should a construct nest that LimitScan
+    // does not count; said plainly.
+    error.line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
+    error.column = e.mark.column >= 0 ? e.mark.column + 1 : 0;
+    error.message = "YAML nested too deeply (" + std::to_string(e.depth()) + " levels)";
   } catch (const YAML::Exception& e) {
     error.line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
     error.column = e.mark.column >= 0 ? e.mark.column + 1 : 0;

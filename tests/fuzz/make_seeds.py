@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (tests/fuzz/*_fuzz.cpp).
+
+Seeds come from the project's fixtures (fixtures/hosts/*.yaml: the files and tool
+outputs inside each snapshot, the snapshots themselves, the golden detect.json)
+and from the shared real captures, read where they are and never copied into the
+repository (../shared/real-captures/: the nvidia-smi captures split into their
+sections, the procfs ttar archive, the hwloc tarballs). Output:
+OUT/<target>/<sha1 of the content>, for ci/fuzz to pass to each target.
+
+Usage: make_seeds.py --out build-fuzz/seeds [--shared ../shared/real-captures]
+"""
+import argparse
+import fnmatch
+import hashlib
+import os
+import re
+import sys
+import tarfile
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MAX_SEED = 64 * 1024  # ci/fuzz runs with -max_len=65536
+PER_SOURCE_LIMIT = 40  # seeds of one kind from one archive: enough for coverage
+
+# Which target reads which file, by the path the probes read it at.
+FILE_TARGETS = [
+    ("/proc/meminfo", "proc_meminfo"),
+    ("/proc/cpuinfo", "proc_cpuinfo"),
+    ("/proc/driver/nvidia/gpus/*/information", "nvidia_gpu_information"),
+    ("/sys/*/vendor", "sysfs_hex"),
+    ("/sys/*/device", "sysfs_hex"),
+    ("/sys/*/class", "sysfs_hex"),
+    ("/sys/*/subsystem_vendor", "sysfs_hex"),
+    ("/sys/*/subsystem_device", "sysfs_hex"),
+    ("/sys/*/numa_node", "sysfs_hex"),
+    ("/sys/class/drm/*/device/uevent", "amdgpu_sysfs"),
+    ("/sys/class/drm/*/device/mem_info_*", "amdgpu_sysfs"),
+    ("/sys/class/drm/*/device/current_*_partition", "amdgpu_sysfs"),
+    ("/sys/class/kfd/kfd/topology/nodes/*/properties", "amdgpu_kfd_topology"),
+    ("/sys/class/kfd/kfd/topology/nodes/*/mem_banks/*/properties", "amdgpu_kfd_topology"),
+]
+
+# Texts nobody has a file of: the driver failure messages quoted in
+# ../shared/real-captures/README.md, and a few CUDA_VISIBLE_DEVICES values.
+EXTRA = {
+    "nvidia_smi_errors": [
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+        "that the latest NVIDIA driver is installed and running.\n",
+        "Failed to initialize NVML: Driver/library version mismatch\n",
+        "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that "
+        "the NVIDIA Display Driver is properly installed and present in your system.\n",
+        "Failed to initialize NVML: Insufficient Permissions\n",
+        "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost. Reboot the "
+        "system to recover this GPU\n",
+        'Field "compute_cap" is not a valid field to query.\n',
+    ],
+    "nvidia_visible_devices": ["0", "0,1,2,3", "GPU-8e0b", "MIG-1a2b,0", "1,-1,2", "", "0,,1"],
+    # The example of src/probe/amdgpu_kfd_topology.h (kfd_topology.c, node_show()).
+    "amdgpu_kfd_topology": [
+        "cpu_cores_count 0\nsimd_count 1216\ngfx_target_version 90402\nvendor_id 4098\n"
+        "device_id 29857\nlocation_id 49920\ndomain 0\ndrm_render_minor 128\nnum_xcc 8\n",
+        "heap_type 1\nsize_in_bytes 206141652992\nflags 0\nwidth 4096\n",
+    ],
+    "nvidia_smi_list": ["GPU 0: NVIDIA GB10 (UUID: GPU-00000000-0000-0000-0000-000000000000)\n"],
+}
+
+
+class Seeds:
+    def __init__(self, out):
+        self.out = out
+        self.count = {}
+
+    def add(self, target, text):
+        data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+        data = data[:MAX_SEED]
+        folder = os.path.join(self.out, target)
+        os.makedirs(folder, exist_ok=True)
+        name = hashlib.sha1(data).hexdigest()
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            with open(path, "wb") as f:
+                f.write(data)
+            self.count[target] = self.count.get(target, 0) + 1
+
+
+def target_of(path):
+    for pattern, target in FILE_TARGETS:
+        if fnmatch.fnmatchcase(path, pattern):
+            return target
+    return None
+
+
+def tool_targets(argv):
+    if not argv or os.path.basename(str(argv[0])) != "nvidia-smi":
+        return []
+    args = [str(a) for a in argv[1:]]
+    targets = ["nvidia_smi_errors"]
+    if any(a.startswith("--query-gpu") for a in args):
+        targets.append("nvidia_smi_csv")
+    if "-L" in args:
+        targets.append("nvidia_smi_list")
+    if "topo" in args:
+        targets.append("nvidia_smi_topo")
+    return targets
+
+
+def from_fixtures(seeds):
+    hosts = os.path.join(ROOT, "fixtures", "hosts")
+    for name in sorted(os.listdir(hosts)):
+        path = os.path.join(hosts, name)
+        if name.endswith(".expected"):
+            for golden in sorted(os.listdir(path)):
+                if golden.endswith(".json"):
+                    with open(os.path.join(path, golden), encoding="utf-8") as f:
+                        seeds.add("saved_detection", f.read())
+            continue
+        if not name.endswith(".yaml"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        seeds.add("snapshot", text)  # cut to MAX_SEED when larger: still a seed
+        doc = yaml.safe_load(text)
+        files = doc.get("files") or {}
+        for file_path, entry in files.items():
+            if isinstance(entry, str):
+                target = target_of(file_path)
+                if target:
+                    seeds.add(target, entry)
+        for tool in doc.get("tools") or []:
+            run = tool.get("stdout") or ""
+            err = tool.get("stderr") or ""
+            for target in tool_targets(tool.get("argv")):
+                if run:
+                    seeds.add(target, run)
+                if err:
+                    seeds.add("nvidia_smi_errors", err)
+        visible = (doc.get("env") or {}).get("CUDA_VISIBLE_DEVICES")
+        if visible is not None:
+            seeds.add("nvidia_visible_devices", str(visible))
+        # Small snapshots with one kind of content each, so that the snapshot
+        # target starts from every shape of entry even when the fixture is big.
+        base = {k: doc[k] for k in ("schema", "host", "facts", "env") if k in doc}
+        small_files = {p: e for p, e in files.items() if not isinstance(e, str) or len(e) < 2048}
+        seeds.add("snapshot", yaml.safe_dump(dict(base, files=small_files), sort_keys=False))
+        seeds.add("snapshot", yaml.safe_dump(dict(base, tools=doc.get("tools") or []), sort_keys=False))
+
+
+def capture_sections(text):
+    """The `# $ command` sections of an nvidia_gpu_exporter capture."""
+    sections = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("# $ "):
+            command = lines[i][4:]
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("#"):
+                j += 1
+            k = j
+            while k < len(lines) and not lines[k].startswith("#####"):
+                k += 1
+            body = "\n".join(lines[j:k]).strip("\n") + "\n"
+            sections.append((command, body))
+            i = k
+        else:
+            i += 1
+    return sections
+
+
+def from_nvidia_captures(seeds, shared):
+    for name in sorted(os.listdir(shared)):
+        if not (name.startswith("nvidia-smi") and name.endswith(".txt")):
+            continue
+        with open(os.path.join(shared, name), encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        for command, body in capture_sections(text):
+            argv = command.split()
+            targets = tool_targets(argv)
+            if "--query-gpu" in command and "--format=csv" not in command:
+                targets = [t for t in targets if t != "nvidia_smi_csv"]
+            for target in targets:
+                seeds.add(target, body)
+
+
+def ttar_entries(text):
+    """(path, content) of the files of a ttar archive (prometheus/procfs)."""
+    entries = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^Path: (.*)$", lines[i])
+        if m and i + 1 < len(lines) and lines[i + 1].startswith("Lines: "):
+            n = int(lines[i + 1][7:])
+            body = "\n".join(lines[i + 2 : i + 2 + n])
+            if body.endswith("EOF"):
+                body = body[:-3]  # ttar: the file has no final newline
+            else:
+                body += "\n"
+            entries.append((m.group(1), body.replace("NULLBYTE", "\0")))
+            i += 2 + n
+        else:
+            i += 1
+    return entries
+
+
+def from_archives(seeds, shared):
+    ttar = os.path.join(shared, "procfs-fixtures.ttar")
+    if os.path.exists(ttar):
+        with open(ttar, encoding="utf-8", errors="surrogateescape") as f:
+            per_target = {}
+            for path, body in ttar_entries(f.read()):
+                target = target_of("/" + path.split("/", 1)[1]) if "/" in path else None
+                if target and per_target.get(target, 0) < PER_SOURCE_LIMIT:
+                    per_target[target] = per_target.get(target, 0) + 1
+                    seeds.add(target, body)
+    for name in sorted(os.listdir(shared)):
+        if not name.endswith(".tar.bz2"):
+            continue
+        per_target = {}
+        with tarfile.open(os.path.join(shared, name), "r:bz2") as tar:
+            for member in tar:
+                if not member.isfile() or "/" not in member.name:
+                    continue
+                target = target_of("/" + member.name.split("/", 1)[1])
+                if not target or per_target.get(target, 0) >= PER_SOURCE_LIMIT:
+                    continue
+                per_target[target] = per_target.get(target, 0) + 1
+                seeds.add(target, tar.extractfile(member).read())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared", "real-captures"))
+    args = parser.parse_args()
+    seeds = Seeds(args.out)
+    from_fixtures(seeds)
+    if os.path.isdir(args.shared):
+        from_nvidia_captures(seeds, args.shared)
+        from_archives(seeds, args.shared)
+    else:
+        print(f"make_seeds: {args.shared} not found; seeds from the fixtures only", file=sys.stderr)
+    for target, texts in EXTRA.items():
+        for text in texts:
+            seeds.add(target, text)
+    summary = ", ".join(f"{t} {n}" for t, n in sorted(seeds.count.items()))
+    print(f"make_seeds: new seeds: {summary or 'none (all present)'}")
+
+
+if __name__ == "__main__":
+    main()

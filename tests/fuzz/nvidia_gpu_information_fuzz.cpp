@@ -1,0 +1,13 @@
+// libFuzzer target: /proc/driver/nvidia/gpus/<bus>/information.
+// Built only with HWACCEL_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt); run by ci/fuzz.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "src/probe/nvidia_gpu_information.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  (void)hwaccel::parse_nvidia_gpu_information(text);
+  return 0;
+}

@@ -1,0 +1,13 @@
+// libFuzzer target: nvidia-smi topo -m (the link matrix, ANSI escapes included).
+// Built only with HWACCEL_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt); run by ci/fuzz.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "src/probe/nvidia_smi_topo.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  (void)hwaccel::parse_nvidia_smi_topo(text);
+  return 0;
+}
