@@ -2,9 +2,9 @@
 
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/host_source.h"
 #include "cli/common/output_file.h"
 #include "src/host/live_host.h"
 #include "src/host/recording_host.h"
@@ -40,15 +40,6 @@ void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
 
 namespace {
 
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> names;
-  std::stringstream in(text);
-  std::string name;
-  while (std::getline(in, name, ','))
-    if (!name.empty()) names.push_back(name);
-  return names;
-}
-
 std::string join(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) out += (out.empty() ? "" : " ") + a;
@@ -58,36 +49,15 @@ std::string join(const std::vector<std::string>& argv) {
 }  // namespace
 
 int run_detect(const DetectArgs& args) {
+  auto only = parse_only(args.only);
+  if (only.exit != kExitOk) return only.exit;
   DetectOptions options;
-  options.only = split_names(args.only);
-  auto known = backend_names();
-  for (const auto& name : options.only) {
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      std::cerr << "error: --only: unknown backend \"" << name << "\" (this build has: " << list
-                << ")\n";
-      return kExitUsage;
-    }
-  }
+  options.only = only.names;
 
-  std::unique_ptr<Host> base;
-  SnapshotHost* replay = nullptr;
-  if (!args.host_path.empty()) {
-    auto loaded = load_snapshot_file(args.host_path);
-    if (loaded.error) {
-      std::cerr << "error: " << loaded.error->to_string() << "\n";
-      return kExitBadInput;
-    }
-    auto snapshot_host = std::make_unique<SnapshotHost>(std::move(*loaded.snapshot));
-    replay = snapshot_host.get();
-    base = std::move(snapshot_host);
-  } else {
-    LiveHostOptions live;
-    live.root = args.root;
-    live.default_timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
-    base = std::make_unique<LiveHost>(live);
-  }
+  auto opened = open_host(args.host_path, args.root, args.timeout_s);
+  if (opened.exit != kExitOk) return opened.exit;
+  std::unique_ptr<Host> base = std::move(opened.host);
+  SnapshotHost* replay = opened.snapshot;
 
   std::unique_ptr<RecordingHost> recorder;
   Host* host = base.get();

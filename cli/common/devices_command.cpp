@@ -2,9 +2,9 @@
 
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/host_source.h"
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/text_file.h"
@@ -45,15 +45,6 @@ void add_select_flags(CLI::App& cmd, DevicesArgs& args) {
 
 namespace {
 
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> names;
-  std::stringstream in(text);
-  std::string name;
-  while (std::getline(in, name, ','))
-    if (!name.empty()) names.push_back(name);
-  return names;
-}
-
 struct Prepared {
   int exit = kExitOk;
   Detection detection;
@@ -81,32 +72,20 @@ Prepared prepare(const DevicesArgs& args) {
     p.detection = std::move(*saved.detection);
     p.source = "fixture(" + args.from_path + ")";
   } else {
-    if (!args.host_path.empty()) {
-      auto loaded = load_snapshot_file(args.host_path);
-      if (loaded.error) {
-        std::cerr << "error: " << loaded.error->to_string() << "\n";
-        p.exit = kExitBadInput;
-        return p;
-      }
-      host = std::make_unique<SnapshotHost>(std::move(*loaded.snapshot));
-      p.source = "snapshot(" + args.host_path + ")";
-    } else {
-      LiveHostOptions live;
-      live.root = args.root;
-      live.default_timeout =
-          std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
-      host = std::make_unique<LiveHost>(live);
-      p.source = args.root.empty() ? "live" : "root(" + args.root + ")";
+    auto only = parse_only(args.only);
+    if (only.exit != kExitOk) {
+      p.exit = only.exit;
+      return p;
     }
+    auto opened = open_host(args.host_path, args.root, args.timeout_s);
+    if (opened.exit != kExitOk) {
+      p.exit = opened.exit;
+      return p;
+    }
+    host = std::move(opened.host);
+    p.source = opened.source;
     DetectOptions options;
-    options.only = split_names(args.only);
-    auto known = backend_names();
-    for (const auto& name : options.only)
-      if (std::find(known.begin(), known.end(), name) == known.end()) {
-        std::cerr << "error: --only: unknown backend \"" << name << "\"\n";
-        p.exit = kExitUsage;
-        return p;
-      }
+    options.only = only.names;
     p.detection = detect(*host, options);
   }
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "src/catalog/nvidia_pci_ids.h"
+#include "src/probe/host_meminfo.h"
 #include "src/probe/nvidia_gpu_information.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
@@ -11,7 +12,6 @@
 #include "src/probe/nvidia_smi_topo.h"
 #include "src/probe/nvidia_visible_devices.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/proc_meminfo.h"
 #include "src/probe/text_util.h"
 
 namespace hwaccel {
@@ -93,7 +93,7 @@ ToolRun run_query(Host& host, std::vector<std::string>& fields, std::vector<Warn
 // /proc/meminfo is read once however many such GPUs there are.
 class HostMemory {
  public:
-  explicit HostMemory(Host& host) : host_(host) {}
+  explicit HostMemory(Host& host) : meminfo_(host) {}
 
   void fill(Entry& gpu, std::vector<Warning>& warnings) {
     gpu.memory.kind = MemoryKind::unified;
@@ -101,32 +101,23 @@ class HostMemory {
     gpu.memory.free_bytes.reset();
     gpu.memory.source.clear();
     gpu.provenance.push_back("file:" + std::string(kMeminfo));
-    if (!read_) {
-      read_ = true;
-      auto text = host_.read(kMeminfo);
-      if (text)
-        info_ = parse_proc_meminfo(*text);
-      else
-        error_ = text.error().errno_name();
-    }
-    if (!info_) {
+    std::string why_not;
+    const auto& info = meminfo_.get(why_not);
+    if (!info) {
       warnings.push_back(cuda_warning("GPU " + std::to_string(gpu.index) +
                                       " shares host memory but " + std::string(kMeminfo) +
-                                      " cannot be read (" + error_ + "); memory unknown"));
+                                      " cannot be read (" + why_not + "); memory unknown"));
       return;
     }
-    gpu.memory.total_bytes = info_->total_bytes;
-    gpu.memory.free_bytes = info_->available_bytes;
+    gpu.memory.total_bytes = info->total_bytes;
+    gpu.memory.free_bytes = info->available_bytes;
     gpu.memory.source =
-        std::string(kMeminfo) + (info_->available_estimated ? " (MemTotal, MemFree+Buffers+Cached)"
-                                                            : " (MemTotal, MemAvailable)");
+        std::string(kMeminfo) + (info->available_estimated ? " (MemTotal, MemFree+Buffers+Cached)"
+                                                           : " (MemTotal, MemAvailable)");
   }
 
  private:
-  Host& host_;
-  bool read_ = false;
-  std::optional<MemInfo> info_;
-  std::string error_;
+  HostMeminfo meminfo_;
 };
 
 std::string physical_id_of(const NvidiaSmiGpu& gpu, int index) {

@@ -7,8 +7,8 @@
 #include "src/catalog/amd_pci_ids.h"
 #include "src/probe/amdgpu_kfd_topology.h"
 #include "src/probe/amdgpu_sysfs.h"
+#include "src/probe/host_meminfo.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/proc_meminfo.h"
 #include "src/probe/text_util.h"
 
 namespace hwaccel {
@@ -79,30 +79,6 @@ KfdTopology read_kfd_topology(Host& host, std::vector<Warning>& warnings) {
   return topology;
 }
 
-// /proc/meminfo, read at most once, for APUs.
-class HostMemory {
- public:
-  explicit HostMemory(Host& host) : host_(host) {}
-  const std::optional<MemInfo>& get(std::string& why) {
-    if (!read_) {
-      read_ = true;
-      auto text = host_.read(kMeminfo);
-      if (text)
-        info_ = parse_proc_meminfo(*text);
-      else
-        error_ = text.error().errno_name();
-    }
-    why = error_;
-    return info_;
-  }
-
- private:
-  Host& host_;
-  bool read_ = false;
-  std::optional<MemInfo> info_;
-  std::string error_;
-};
-
 // What one /sys/class/drm/cardN says about its device.
 struct Card {
   std::string name;  // "card0"
@@ -134,7 +110,7 @@ class RocmScan {
  private:
   Host& host_;
   ProbeResult& result_;
-  HostMemory memory_;
+  HostMeminfo memory_;
   std::optional<KfdTopology> kfd_;
   std::set<std::string> seen_;  // PCI addresses already given an entry
 
