@@ -6,7 +6,11 @@
 
 #include "src/probe/cpu_probe.h"
 #include "src/probe/cuda_probe.h"
+#include "src/probe/gaudi_probe.h"
+#include "src/probe/neuron_probe.h"
+#include "src/probe/qualcomm_probe.h"
 #include "src/probe/rocm_probe.h"
+#include "src/probe/tpu_probe.h"
 
 namespace hwaccel {
 
@@ -14,6 +18,10 @@ std::vector<std::unique_ptr<Probe>> all_probes() {
   std::vector<std::unique_ptr<Probe>> probes;
   probes.push_back(std::make_unique<CudaProbe>());
   probes.push_back(std::make_unique<RocmProbe>());
+  probes.push_back(std::make_unique<TpuProbe>());
+  probes.push_back(std::make_unique<GaudiProbe>());
+  probes.push_back(std::make_unique<NeuronProbe>());
+  probes.push_back(std::make_unique<QualcommProbe>());
   probes.push_back(std::make_unique<CpuProbe>());
   return probes;
 }

@@ -64,6 +64,13 @@ EXTRA = {
         "heap_type 1\nsize_in_bytes 206141652992\nflags 0\nwidth 4096\n",
     ],
     "nvidia_smi_list": ["GPU 0: NVIDIA GB10 (UUID: GPU-00000000-0000-0000-0000-000000000000)\n"],
+    # The no-driver stderr of shared/real-captures/README.md, and link targets.
+    "neuron_ls_json": [
+        'level=fatal msg="Failed to load MLA system information" error="failed to discover '
+        'Neuron devices"\n',
+        '[{"neuron_device": 0, "bdf": "00:1e.0", "numa_node": "-1", "connected_to": null}]',
+    ],
+    "accel_class": ["../../../0000:00:04.0", "../../../bus/pci/devices/0000:01:00.0", "accel0"],
 }
 
 
@@ -92,7 +99,13 @@ def target_of(path):
     return None
 
 
+# The other vendors' tools, by program name.
+OTHER_TOOL_TARGETS = {"hl-smi": "hl_smi_csv", "neuron-ls": "neuron_ls_json", "qaic-util": "qaic_util"}
+
+
 def tool_targets(argv):
+    if argv and os.path.basename(str(argv[0])) in OTHER_TOOL_TARGETS:
+        return [OTHER_TOOL_TARGETS[os.path.basename(str(argv[0]))]]
     if not argv or os.path.basename(str(argv[0])) != "nvidia-smi":
         return []
     args = [str(a) for a in argv[1:]]
