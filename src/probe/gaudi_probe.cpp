@@ -125,10 +125,10 @@ ProbeResult GaudiProbe::run(Host& host) const {
   for (auto& device : pci_devices_of_vendor(host, kHabanaPciVendor))
     if (gaudi_generation_of_pci(device.device) || device.is_accelerator())
       bus.push_back(std::move(device));
-  const bool bus_listed = bool(host.list(kPciDevicesDir));
-  if (bus.empty() && bus_listed) {
+  if (bus.empty()) {
     result.backend.reason =
-        Reason{ReasonCode::no_device, "no Intel Gaudi (PCI vendor 0x1da3) on the PCI bus"};
+        Reason{ReasonCode::no_device,
+               "no Intel Gaudi (PCI vendor 0x1da3) on the PCI bus" + pci_bus_unlisted_note(host)};
     return result;
   }
 

@@ -3,9 +3,7 @@
 //   1. /sys/bus/pci/devices/*   Habana (0x1da3) functions: the cards whatever the
 //                               driver says (src/catalog/habana_ids.h names them).
 //   2. hl-smi -Q index,name,bus_id,memory.total,memory.free,driver_version -f csv
-//                               run only when the bus shows a Habana function, or
-//                               when the bus cannot be listed (a host without sysfs
-//                               must not hide a working tool).
+//                               run only when the bus shows a Habana function.
 //
 // Without hl-smi, cards bound to habanalabs are tool-not-found and cards with no
 // driver are driver-not-found, as the CUDA probe does with nvidia-smi.

@@ -184,7 +184,8 @@ ProbeResult from_nodes(ProbeResult result, const std::vector<int>& nodes,
     entry.name =
         device_name(generation ? &*generation : nullptr,
                     generation ? std::optional<int>(generation->cores) : std::nullopt, false);
-    entry.provenance.push_back("file:" + std::string(kNeuronClassDir) + "/neuron" + std::to_string(n));
+    entry.provenance.push_back("file:" + std::string(kNeuronClassDir) + "/neuron" +
+                               std::to_string(n));
     if (generation) {
       entry.compute_class = std::string(generation->compute_class);
       entry.memory.total_bytes = generation->memory_gib * kGiB;
@@ -197,7 +198,8 @@ ProbeResult from_nodes(ProbeResult result, const std::vector<int>& nodes,
     result.entries.push_back(std::move(entry));
   }
   result.warnings.push_back(neuron_warning(
-      "neuron-ls not found on PATH; devices from the driver's " + std::string(kNeuronClassDir) + "/neuron*" +
+      "neuron-ls not found on PATH; devices from the driver's " + std::string(kNeuronClassDir) +
+      "/neuron*" +
       std::string(generation ? ", names and memory from the catalogue" : "; model unknown")));
   result.backend.ready = true;
   return result;
@@ -245,11 +247,12 @@ ProbeResult NeuronProbe::run(Host& host) const {
   for (auto& device : pci_devices_of_vendor(host, kAmazonPciVendor))
     if (neuron_generation_of_pci(device.device)) bus.push_back(std::move(device));
   const auto nodes = device_nodes(host);
-  if (bus.empty() && nodes.empty() && host.list(kPciDevicesDir)) {
+  if (bus.empty() && nodes.empty()) {
     result.backend.reason =
         Reason{ReasonCode::no_device,
-               "no AWS Neuron device (PCI 1d0f:7064/7164/7264/7364) on the PCI bus "
-               "and no Neuron driver device"};
+               "no AWS Neuron device (PCI 1d0f:7064/7164/7264/7364) on the PCI bus and no Neuron "
+               "driver device" +
+                   pci_bus_unlisted_note(host)};
     return result;
   }
 

@@ -5,8 +5,8 @@
 //                                   share the vendor and are skipped.
 //   2. /sys/devices/virtual/neuron_device/neuron<n>   the driver's devices (nodes
 //                                   /dev/neuron<n>).
-//   3. neuron-ls --json-output      run only when 1 or 2 found something (or the bus
-//                                   cannot be listed); a tool that rejects the flag is
+//   3. neuron-ls --json-output      run only when 1 or 2 found something; a tool that rejects the
+//   flag is
 //                                   asked again with --output-format json.
 //   4. /sys/class/dmi/id/product_name   the EC2 instance type ("inf2.48xlarge"), for
 //                                   the generation when neither the bus nor neuron-ls

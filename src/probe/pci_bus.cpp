@@ -72,6 +72,13 @@ std::vector<PciDevice> scan(Host& host, std::optional<std::uint16_t> only_vendor
 
 }  // namespace
 
+std::string pci_bus_unlisted_note(Host& host) {
+  auto names = host.list(kPciDevicesDir);
+  if (names) return "";
+  return " (" + std::string(kPciDevicesDir) + " cannot be listed: " + names.error().errno_name() +
+         ")";
+}
+
 std::vector<PciDevice> scan_pci_bus(Host& host) {
   return scan(host, std::nullopt);
 }

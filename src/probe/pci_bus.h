@@ -36,6 +36,10 @@ struct PciDevice {
 // sorted by address. A missing folder (no PCI, a container) gives an empty list.
 std::vector<PciDevice> scan_pci_bus(Host& host);
 
+// " (/sys/bus/pci/devices cannot be listed: ENOENT)" when the bus folder cannot be
+// listed, else "": for a no-device detail that must not claim an empty bus.
+std::string pci_bus_unlisted_note(Host& host);
+
 // Only those of one vendor (0x10de NVIDIA, 0x1002 AMD, ...).
 std::vector<PciDevice> pci_devices_of_vendor(Host& host, std::uint16_t vendor);
 

@@ -28,6 +28,13 @@ std::string model_name(std::uint16_t device_id) {
   return "Qualcomm Cloud AI";
 }
 
+// The SoC, as the SDK's compiler names its targets (qaic-compile -aic-hw-version=ai100).
+std::string compute_class_of(std::uint16_t device_id) {
+  if (device_id == 0xa100) return "aic100";
+  if (device_id == 0xa080) return "aic080";
+  return "";
+}
+
 std::string model_from_info(const std::string& pci_info) {
   const std::string lower = to_lower(pci_info);
   if (lower.size() >= 4 && lower.compare(lower.size() - 4, 4, "a100") == 0)
@@ -67,6 +74,7 @@ Entry bus_entry(const PciDevice& pci, int index) {
   entry.index = index;
   entry.physical_id = "pci:" + pci.address;
   entry.name = model_name(pci.device);
+  entry.compute_class = compute_class_of(pci.device);
   entry.vendor = "Qualcomm";
   entry.pci_vendor_id = pci.vendor;
   entry.pci_device_id = pci.device;
@@ -140,9 +148,10 @@ ProbeResult QualcommProbe::run(Host& host) const {
   // The out-of-tree driver of older SDKs registers a "qaic" class of its own.
   bool old_nodes = false;
   if (auto names = host.list("/sys/class/qaic")) old_nodes = !names->empty();
-  if (bus.empty() && accel.empty() && !old_nodes && host.list(kPciDevicesDir)) {
+  if (bus.empty() && accel.empty() && !old_nodes) {
     result.backend.reason = Reason{ReasonCode::no_device,
-                                   "no Qualcomm Cloud AI card (PCI 17cb:a100/a080) on the PCI bus"};
+                                   "no Qualcomm Cloud AI card (PCI 17cb:a100/a080) on the PCI bus" +
+                                       pci_bus_unlisted_note(host)};
     return result;
   }
 
@@ -184,6 +193,8 @@ ProbeResult QualcommProbe::run(Host& host) const {
       entry.physical_id =
           d.pci_address.empty() ? "qaic:" + std::to_string(d.qid) : "pci:" + d.pci_address;
       entry.name = model_from_info(d.pci_info);
+      if (entry.name == model_name(0xa100)) entry.compute_class = compute_class_of(0xa100);
+      if (entry.name == model_name(0xa080)) entry.compute_class = compute_class_of(0xa080);
       entry.vendor = "Qualcomm";
       entry.pci_vendor_id = kQualcommPciVendor;
       entry.pci_bus_id = d.pci_address;

@@ -135,7 +135,8 @@ ProbeResult TpuProbe::run(Host& host) const {
       chips.push_back({std::move(device), *generation});
   if (chips.empty()) {
     result.backend.reason =
-        Reason{ReasonCode::no_device, "no Google TPU (PCI vendor 0x1ae0) on the PCI bus"};
+        Reason{ReasonCode::no_device,
+               "no Google TPU (PCI vendor 0x1ae0) on the PCI bus" + pci_bus_unlisted_note(host)};
     return result;
   }
   // tpu-info asserts one generation per host; say so rather than fail.
