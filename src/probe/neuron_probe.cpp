@@ -13,6 +13,8 @@ namespace {
 constexpr std::uint64_t kGiB = 1ull << 30;
 constexpr std::string_view kDmiProduct = "/sys/class/dmi/id/product_name";
 constexpr std::string_view kDriver = "neuron-driver";
+// The module is neuron.ko (aws-neuron-driver Kbuild) with MODULE_VERSION("2.x.y.z").
+constexpr std::string_view kModuleVersion = "/sys/module/neuron/version";
 
 Warning neuron_warning(std::string message) {
   return Warning{"neuron", std::move(message)};
@@ -205,6 +207,20 @@ ProbeResult from_nodes(ProbeResult result, const std::vector<int>& nodes,
   return result;
 }
 
+// The loaded driver's version, on every entry that is ready (the driver serves them).
+void add_driver_version(Host& host, ProbeResult& result) {
+  if (!result.backend.ready) return;
+  auto text = host.read(kModuleVersion);
+  if (!text) return;
+  const std::string version = printable_line(*text, 64);
+  if (version.empty()) return;
+  for (auto& e : result.entries) {
+    if (e.status != EntryStatus::ready) continue;
+    e.driver_version = version;
+    e.provenance.push_back("file:" + std::string(kModuleVersion));
+  }
+}
+
 void add_links(const std::vector<NeuronLsDevice>& devices, ProbeResult& result,
                const std::string& source) {
   auto physical = [&](int index) -> const Entry* {
@@ -263,8 +279,11 @@ ProbeResult NeuronProbe::run(Host& host) const {
     argv = neuron_ls_newer_argv();
     run = host.run(argv);
   }
-  if (run.outcome == ToolOutcome::not_found)
-    return from_nodes(std::move(result), nodes, bus, instance);
+  if (run.outcome == ToolOutcome::not_found) {
+    result = from_nodes(std::move(result), nodes, bus, instance);
+    add_driver_version(host, result);
+    return result;
+  }
   if (!run.ok()) return bus_only(std::move(result), bus, reason_for_run(run));
   auto listed = parse_neuron_ls_json(run.out);
   for (const auto& problem : listed.problems)
@@ -308,6 +327,7 @@ ProbeResult NeuronProbe::run(Host& host) const {
   }
   add_links(listed.devices, result, provenance);
   result.backend.ready = true;
+  add_driver_version(host, result);
   return result;
 }
 

@@ -54,8 +54,20 @@ TEST(NeuronProbe, ReadyDevicesFromNeuronLs) {
   EXPECT_EQ(e.memory.total_bytes, 32 * kGiB);
   EXPECT_EQ(e.numa_node, 0);
   EXPECT_EQ(e.cpu_affinity, "0-95");
-  ASSERT_EQ(r.links.size(), 1u);  // 0-1 listed from both ends: one link
+  EXPECT_EQ(e.driver_version, "");  // no /sys/module/neuron/version here
+  ASSERT_EQ(r.links.size(), 1u);    // 0-1 listed from both ends: one link
   EXPECT_EQ(r.links[0].kind, "neuronlink");
+}
+
+TEST(NeuronProbe, TheModuleVersionIsTheDriverVersion) {
+  SnapshotBuilder b;
+  inf2(b);
+  b.file("/sys/devices/virtual/neuron_device/neuron0/uevent", "");
+  b.file("/sys/module/neuron/version", "2.24.7.0\n");
+  b.tool(neuron_ls_argv(), 0, kTwo);
+  auto r = probe(b);
+  ASSERT_EQ(r.entries.size(), 2u);
+  EXPECT_EQ(r.entries[0].driver_version, "2.24.7.0");
 }
 
 TEST(NeuronProbe, TheNoDriverMessageIsDriverNotFound) {
