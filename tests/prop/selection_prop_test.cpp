@@ -10,21 +10,23 @@
 #include <random>
 #include <thread>
 
+#include "sim/generators.h"
+#include "sim/synth.h"
 #include "src/host/snapshot_host.h"
 #include "src/registry/identity.h"
 #include "src/registry/reserve.h"
 #include "src/registry/saved_detection.h"
 #include "src/registry/selection.h"
 #include "src/report/detect_json.h"
-#include "tests/prop/host_generators.h"
 
 namespace hwaccel {
 namespace {
 
-using prop::HostSpec;
+using sim::HostSpec;
+namespace gen = sim::gen;
 
 Detection detect_spec(const HostSpec& spec) {
-  SnapshotHost host(prop::synthesize(spec));
+  SnapshotHost host(sim::synthesize(spec));
   return detect(host);
 }
 
@@ -39,7 +41,7 @@ bool offered(const Entry& e) {
 }
 
 RC_GTEST_PROP(SelectionProps, NeverPicksWhatIsNotReadyAndPicksTheCpuOnlyWhenNothingElse, ()) {
-  auto d = detect_spec(*prop::host_spec());
+  auto d = detect_spec(*gen::host_spec());
   apply_reserve(d, *reserve_gen());
   auto s = select_default(d);
   RC_ASSERT(s.entry.has_value());
@@ -52,7 +54,7 @@ RC_GTEST_PROP(SelectionProps, NeverPicksWhatIsNotReadyAndPicksTheCpuOnlyWhenNoth
 }
 
 RC_GTEST_PROP(SelectionProps, NoSelectedAcceleratorHasLessFreeThanTheReserve, ()) {
-  auto d = detect_spec(*prop::host_spec());
+  auto d = detect_spec(*gen::host_spec());
   Reserve reserve = *reserve_gen();
   apply_reserve(d, reserve);
   auto s = select_default(d);
@@ -62,7 +64,7 @@ RC_GTEST_PROP(SelectionProps, NoSelectedAcceleratorHasLessFreeThanTheReserve, ()
 }
 
 RC_GTEST_PROP(SelectionProps, RaisingTheReserveNeverMakesARefusedDeviceReady, ()) {
-  auto spec = *prop::host_spec();
+  auto spec = *gen::host_spec();
   auto low = detect_spec(spec), high = low;
   auto a = *rc::gen::inRange<std::uint64_t>(0, 200000),
        b = *rc::gen::inRange<std::uint64_t>(0, 200000);
@@ -75,10 +77,11 @@ RC_GTEST_PROP(SelectionProps, RaisingTheReserveNeverMakesARefusedDeviceReady, ()
 }
 
 RC_GTEST_PROP(SelectionProps, AddingAReadyGpuNeverLeavesTheCpuSelected, ()) {
-  auto spec = *prop::host_spec();
-  spec.driver = prop::DriverState::ok;
-  prop::GpuSpec roomy{81559, 81007, false};
-  spec.gpus.push_back(roomy);
+  auto spec = *gen::host_spec();
+  spec.drivers["nvidia"].state = sim::DriverState::ok;
+  sim::AcceleratorSpec roomy;
+  roomy.sku = "h100-sxm";  // 81007 MiB free when idle
+  spec.accelerators.push_back(roomy);
   auto d = detect_spec(spec);
   apply_reserve(d, Reserve{});
   auto s = select_default(d);
@@ -86,19 +89,21 @@ RC_GTEST_PROP(SelectionProps, AddingAReadyGpuNeverLeavesTheCpuSelected, ()) {
 }
 
 RC_GTEST_PROP(SelectionProps, PhysicalCountMatchesTheGeneratedGpus, ()) {
-  auto spec = *prop::host_spec();
+  auto spec = *gen::host_spec();
   auto d = detect_spec(spec);
   auto counted = count_physical_accelerators(d.entries, false);
-  if (spec.driver == prop::DriverState::ok)
-    RC_ASSERT(counted == spec.gpus.size());
+  const bool all_ok = spec.drivers["nvidia"].state == sim::DriverState::ok &&
+                      spec.drivers["amdgpu"].state == sim::DriverState::ok;
+  if (all_ok)
+    RC_ASSERT(counted == gen::device_count(spec));
   else
-    RC_ASSERT(counted <= spec.gpus.size());
+    RC_ASSERT(counted <= gen::device_count(spec));
 }
 
 // Twins (one card through two APIs) are built by hand: this build's probes
 // see each GPU through one API only.
 RC_GTEST_PROP(SelectionProps, TwinsCountOnceAndShareTheReserveVerdict, ()) {
-  auto d = detect_spec(*prop::host_spec());
+  auto d = detect_spec(*gen::host_spec());
   std::vector<Entry> twins;
   for (const auto& e : d.entries) {
     if (e.type == DeviceType::cpu || !*rc::gen::arbitrary<bool>()) continue;
@@ -139,7 +144,7 @@ rc::Gen<Request> request_gen() {
 }
 
 RC_GTEST_PROP(SelectionProps, ARequestIsSatisfiedByAMatchOrRefused, ()) {
-  auto d = detect_spec(*prop::host_spec());
+  auto d = detect_spec(*gen::host_spec());
   apply_reserve(d, *reserve_gen());
   Request request = *request_gen();
   auto r = resolve_request(d, request, backend_names());
@@ -200,14 +205,14 @@ class JitterHost : public SnapshotHost {
 };
 
 RC_GTEST_PROP(SelectionProps, ResultsDoNotDependOnTheOrderProbesFinish, ()) {
-  auto snapshot = prop::synthesize(*prop::host_spec());
+  auto snapshot = sim::synthesize(*gen::host_spec());
   SnapshotHost plain(snapshot);
   JitterHost jitter(snapshot, *rc::gen::arbitrary<unsigned>());
   RC_ASSERT(render_detect_json(detect(plain)) == render_detect_json(detect(jitter)));
 }
 
 RC_GTEST_PROP(SelectionProps, JsonOutInOutIsIdentical, ()) {
-  auto d = detect_spec(*prop::host_spec());
+  auto d = detect_spec(*gen::host_spec());
   std::string first = render_detect_json(d);
   auto back = detection_from_json_text(first);
   RC_ASSERT(back.detection.has_value());

@@ -1,0 +1,178 @@
+#include "sim/presets.h"
+
+#include <array>
+#include <utility>
+
+namespace hwaccel::sim {
+namespace {
+
+// The figures are the fixtures' (each fixture's header says where they come
+// from); the presets restate the machine in spec form, not the files.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kPresets = {{
+    {"amd-no-driver", R"(schema: hwsim-spec/1
+label: amd-no-driver
+hostname: ws-nodriver-01
+kernel: 6.8.0-45-generic
+cpu: {model: "Intel(R) Xeon(R) w5-2455X", uarch: sapphire-rapids, sockets: 1, cores: 12, threads: 2}
+memory: {total: 131603468 kB, available: 128812344 kB}
+accelerators:
+  - {sku: radeon-pro-w7900, bus: ["0000:03:00.0"]}
+drivers: {amdgpu: missing}
+)"},
+    {"cpu-only", R"(schema: hwsim-spec/1
+label: cpu-only
+hostname: cpu-vm-01
+kernel: 6.8.0-1034-gcp
+cpu: {model: "AMD EPYC 7B13", uarch: zen3, sockets: 1, cores: 2, threads: 2}
+memory: {total: 16370960 kB, available: 15633904 kB}
+dmi: {vendor: Google, product: Google Compute Engine}
+)"},
+    {"dgx-a100", R"(schema: hwsim-spec/1
+label: dgx-a100
+hostname: dgx-a100-01
+kernel: 5.4.0-169-generic
+cpu: {model: "AMD EPYC 7742 64-Core Processor", uarch: zen2, sockets: 2, cores: 64, threads: 2}
+memory: {total: 2113413056 kB, available: 2080000000 kB}
+accelerators:
+  - sku: a100-sxm4-80gb
+    count: 8
+    bus: [07, 0f, 47, 4e, 87, 90, b7, bd]
+    numa: [3, 3, 1, 1, 7, 7, 5, 5]
+interconnect: nvswitch
+ib_ports: 10
+drivers: {nvidia: {state: ok, version: 535.129.03}}
+)"},
+    {"dgx-h100", R"(schema: hwsim-spec/1
+label: dgx-h100
+hostname: dgx-h100-01
+kernel: 5.15.0-101-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480C", uarch: sapphire-rapids, sockets: 2, cores: 56, threads: 2}
+memory: {total: 2112948142 kB, available: 2089978524 kB}
+accelerators:
+  - {sku: h100-sxm, count: 8, bus: [1b, 43, 52, 61, 9d, c3, d1, df]}
+interconnect: nvswitch
+ib_ports: 12
+drivers: {nvidia: {state: ok, version: 550.54.15}}
+dmi: {vendor: NVIDIA, product: DGXH100}
+)"},
+    {"gh200", R"(schema: hwsim-spec/1
+label: gh200
+hostname: gh200-01
+arch: aarch64
+kernel: 6.8.0-1013-nvidia-64k
+cpu: {uarch: neoverse-v2, cores: 72}
+memory: {total: 490398464 kB, available: 478150656 kB}
+accelerators: [gh200]
+drivers: {nvidia: {state: ok, version: 580.95.05}}
+)"},
+    {"gx10", R"(schema: hwsim-spec/1
+label: gx10
+hostname: gx10-lab
+arch: aarch64
+kernel: 6.17.0-1014-nvidia
+cpu:
+  uarch: gb10
+  clusters: [cortex-a725 x5, cortex-x925 x5, cortex-a725 x5, cortex-x925 x5]
+memory: {total: 125508468 kB, available: 121737812 kB}
+accelerators: [gb10]
+drivers: {nvidia: {state: ok, version: 580.95.05}}
+dmi: {vendor: ASUSTeK COMPUTER INC., product: GX10}
+)"},
+    {"h100-mig", R"(schema: hwsim-spec/1
+label: h100-mig
+hostname: h100-mig-vm
+kernel: 5.15.0-185-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480+", uarch: sapphire-rapids, sockets: 1, cores: 20, threads: 1}
+memory: {total: 231846088 kB, available: 221523456 kB}
+accelerators:
+  - sku: h100-sxm
+    bus: ["0000:00:09.0"]
+    used: 59 MiB
+    free: 81022 MiB
+    mig: [3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb]
+drivers: {nvidia: {state: ok, version: 590.48.01}}
+)"},
+    {"mi300x-8", R"(schema: hwsim-spec/1
+label: mi300x-8
+hostname: mi300x-01
+kernel: 5.15.0-119-generic
+cpu: {model: "AMD EPYC 9654 96-Core Processor", uarch: zen4, sockets: 2, cores: 96, threads: 2}
+memory: {total: 1584835380 kB, available: 1565432100 kB}
+accelerators:
+  - {sku: mi300x, count: 8, bus: [05, 26, 46, 65, 85, a6, c6, e5], compute_partition: SPX}
+dmi: {vendor: Supermicro, product: AS -8125GS-TNMR2}
+)"},
+    {"nvidia-mismatch", R"(schema: hwsim-spec/1
+label: nvidia-mismatch
+hostname: dgx-h100-03
+kernel: 5.15.0-101-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480C", uarch: sapphire-rapids, sockets: 2, cores: 56, threads: 2}
+memory: {total: 2112948142 kB, available: 2089978524 kB}
+accelerators:
+  - {sku: h100-sxm, count: 8, bus: [1b, 43, 52, 61, 9d, c3, d1, df]}
+interconnect: nvswitch
+ib_ports: 12
+drivers: {nvidia: {state: mismatch, version: 550.54.15}}
+dmi: {vendor: NVIDIA, product: DGXH100}
+)"},
+    {"nvidia-no-driver", R"(schema: hwsim-spec/1
+label: nvidia-no-driver
+hostname: dgx-h100-02
+kernel: 5.15.0-101-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480C", uarch: sapphire-rapids, sockets: 2, cores: 56, threads: 2}
+memory: {total: 2112948142 kB, available: 2089978524 kB}
+accelerators:
+  - {sku: h100-sxm, count: 8, bus: [1b, 43, 52, 61, 9d, c3, d1, df]}
+interconnect: nvswitch
+ib_ports: 12
+drivers: {nvidia: missing}
+dmi: {vendor: NVIDIA, product: DGXH100}
+)"},
+    {"rtx4090-amd-igpu", R"(schema: hwsim-spec/1
+label: rtx4090-amd-igpu
+hostname: ws-4090-01
+kernel: 6.8.0-49-generic
+cpu: {model: "AMD Ryzen 9 7950X 16-Core Processor", uarch: zen4, sockets: 1, cores: 16, threads: 2}
+memory: {total: 65022140 kB, available: 60213344 kB}
+accelerators:
+  - {sku: rtx4090, bus: ["0000:01:00.0"]}
+  - {sku: raphael-igpu, bus: ["0000:13:00.0"], gtt: 33291337728}
+drivers: {nvidia: {state: ok, version: "550.120"}}
+)"},
+    {"strix-halo", R"(schema: hwsim-spec/1
+label: strix-halo
+hostname: strix-halo-01
+kernel: 6.14.0-15-generic
+cpu: {model: "AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", uarch: zen5, sockets: 1, cores: 16, threads: 2}
+memory: {total: 128453260 kB, available: 121034568 kB}
+accelerators:
+  - {sku: strix-halo, bus: ["0000:c5:00.0"], gtt: 96 GiB}
+)"},
+    {"ws-4090-busy", R"(schema: hwsim-spec/1
+label: ws-4090-busy
+hostname: ws-4090-02
+kernel: 6.8.0-49-generic
+cpu: {model: "AMD Ryzen 9 7950X 16-Core Processor", uarch: zen4, sockets: 1, cores: 16, threads: 2}
+memory: {total: 65022140 kB, available: 60213344 kB}
+accelerators:
+  - {sku: rtx4090, bus: ["0000:01:00.0"], used: 22650 MiB, free: 1431 MiB}
+  - {sku: raphael-igpu, bus: ["0000:13:00.0"], gtt: 33291337728}
+drivers: {nvidia: {state: ok, version: "550.120"}}
+)"},
+}};
+
+}  // namespace
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, text] : kPresets) names.emplace_back(name);
+  return names;
+}
+
+std::optional<std::string> preset_spec(std::string_view name) {
+  for (const auto& [n, text] : kPresets)
+    if (n == name) return std::string(text);
+  return std::nullopt;
+}
+
+}  // namespace hwaccel::sim

@@ -1,0 +1,63 @@
+// The catalogue synthesis draws from: accelerator SKUs (what the bus, the
+// driver's files and the vendor tool say about each), CPU microarchitectures
+// (their /proc/cpuinfo identity and flags) and Arm core parts. Figures come
+// from ../shared/docs/sku-facts.md and the fixtures' cited sources (sku_catalog.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hwaccel::sim {
+
+struct Sku {
+  std::string_view id;  // "h100-sxm"
+  bool nvidia = false;  // else AMD
+  std::uint16_t pci_device = 0;
+  std::uint16_t subsystem_vendor = 0, subsystem_device = 0;
+  std::uint32_t pci_class = 0x030200;  // 0x030000 VGA, 0x030200 3D, 0x120000 accelerator
+  std::string_view name;               // as nvidia-smi / amdgpu's product_name print it
+  // NVIDIA
+  std::uint64_t memory_mib = 0;    // nvidia-smi memory.total; 0: [N/A] (unified memory)
+  std::uint64_t reserved_mib = 0;  // what the driver keeps: idle free = total - reserved - used
+  std::uint64_t idle_used_mib = 0;
+  std::string_view compute_cap;  // "9.0"
+  int nvlinks = 0;               // NVLinks per GPU (NV# of topo -m between NVSwitch peers)
+  bool mig_capable = false;
+  bool ats = false;         // addressing_mode ATS (Grace Hopper)
+  std::string_view driver;  // default driver version
+  // AMD
+  std::uint64_t vram_bytes = 0;  // mem_info_vram_total (an APU's carve-out)
+  std::uint64_t vram_idle_used = 0;
+  bool apu = false;
+  bool has_product_name = false;  // Instinct boards fill product_name; Radeon ones leave it
+  int gfx_target_version = 0;
+  int simd_count = 0;
+  int num_xcc = 1;
+  std::vector<std::string> compute_partitions;  // offered modes, first = default
+  std::vector<std::string> memory_partitions;
+};
+
+const Sku* find_sku(std::string_view id);
+std::vector<std::string> sku_names();
+
+struct Uarch {
+  std::string_view id;  // "sapphire-rapids"
+  bool arm = false;
+  std::string_view vendor_id;  // "GenuineIntel" / "AuthenticAMD"
+  int family = 0, model = 0, stepping = 0;
+  std::string_view flags;         // x86 flags / Arm Features
+  std::string_view default_part;  // Arm: the core part when the spec gives no clusters
+  double mhz = 2000.0;
+};
+
+const Uarch* find_uarch(std::string_view id);
+std::vector<std::string> uarch_names();
+
+// "neoverse-v2" -> 0xd4f (implementer 0x41, Arm Ltd.)
+std::optional<std::uint16_t> arm_part_id(std::string_view name);
+std::vector<std::string> arm_part_names();
+
+}  // namespace hwaccel::sim

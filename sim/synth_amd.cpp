@@ -1,0 +1,196 @@
+// What an AMD host shows to the ROCm probe: the PCI functions, amdgpu's sysfs
+// attributes (mem_info_*, product_name, partitions), the DRM cards and render
+// nodes, and the KFD topology (CPU nodes first, then one node per GPU or per
+// compute partition). Formats: amdgpu and kfd_topology.c as cited in
+// fixtures/hosts/mi300x-8.yaml and strix-halo.yaml.
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/synth_parts.h"
+
+namespace hwaccel::sim::detail {
+namespace {
+
+int partitions_of(const std::string& mode) {
+  if (mode == "DPX") return 2;
+  if (mode == "TPX") return 3;
+  if (mode == "QPX") return 4;
+  if (mode == "CPX") return 8;
+  return 1;
+}
+
+struct PciParts {
+  int domain = 0, bus = 0, devfn = 0;
+};
+
+PciParts parts_of(const std::string& address) {
+  PciParts p;
+  unsigned d = 0, b = 0, dev = 0, fn = 0;
+  std::sscanf(address.c_str(), "%x:%x:%x.%x", &d, &b, &dev, &fn);
+  p.domain = int(d), p.bus = int(b), p.devfn = int(dev << 3 | fn);
+  return p;
+}
+
+std::string kfd_gpu_properties(const Sku& sku, const PciParts& pci, int render_minor, int xcc,
+                               int location_low) {
+  std::string out;
+  out += "cpu_cores_count 0\n";
+  out += "simd_count " + std::to_string(sku.simd_count * xcc / std::max(1, sku.num_xcc)) + "\n";
+  out += "mem_banks_count 1\n";
+  out += "caches_count 0\nio_links_count 1\n";
+  out += "gfx_target_version " + std::to_string(sku.gfx_target_version) + "\n";
+  out += "vendor_id 4098\n";
+  out += "device_id " + std::to_string(sku.pci_device) + "\n";
+  out += "location_id " + std::to_string(pci.bus << 8 | location_low) + "\n";
+  out += "domain " + std::to_string(pci.domain) + "\n";
+  out += "drm_render_minor " + std::to_string(render_minor) + "\n";
+  out += "num_xcc " + std::to_string(xcc) + "\n";
+  return out;
+}
+
+std::string kfd_cpu_properties(int cores) {
+  return "cpu_cores_count " + std::to_string(cores) +
+         "\nsimd_count 0\nmem_banks_count 1\ncaches_count 0\nio_links_count 0\n"
+         "gfx_target_version 0\nvendor_id 0\ndevice_id 0\nlocation_id 0\ndomain 0\n"
+         "drm_render_minor 0\nnum_xcc 0\n";
+}
+
+}  // namespace
+
+void add_amd(const Plan& plan, Snapshot& s) {
+  const HostSpec& spec = *plan.spec;
+  auto driver_it = spec.drivers.find("amdgpu");
+  const DriverState state =
+      driver_it != spec.drivers.end() ? driver_it->second.state : DriverState::ok;
+  const bool loaded = state != DriverState::missing;
+  const bool kfd = loaded && state != DriverState::mismatch;
+
+  // DRM cards: every GPU whose driver is loaded gets one, in PCI order, NVIDIA
+  // GPUs included (nvidia-drm); render minors follow the cards.
+  struct Card {
+    std::string address;
+    bool amd;
+  };
+  std::vector<Card> cards;
+  const bool nvidia_loaded = [&] {
+    auto it = spec.drivers.find("nvidia");
+    return it == spec.drivers.end() || it->second.state != DriverState::missing;
+  }();
+  if (nvidia_loaded)
+    for (const auto& d : plan.nvidia) cards.push_back({d.address, false});
+  if (loaded)
+    for (const auto& d : plan.amd) cards.push_back({d.address, true});
+  std::stable_sort(cards.begin(), cards.end(),
+                   [](const Card& a, const Card& b) { return a.address < b.address; });
+
+  std::vector<std::string> drm_names;
+  for (std::size_t c = 0; c < cards.size(); ++c) {
+    const std::string card = "card" + std::to_string(c);
+    const std::string render = "renderD" + std::to_string(128 + c);
+    drm_names.push_back(card);
+    drm_names.push_back(render);
+    s.files["/sys/class/drm/" + card + "/device"] =
+        FileEntry::of_link("../../../bus/pci/devices/" + cards[c].address);
+    s.files["/sys/class/drm/" + render + "/device"] =
+        FileEntry::of_link("../../../bus/pci/devices/" + cards[c].address);
+    s.files["/dev/dri/" + card] = FileEntry::of_node(FileKind::char_device);
+    s.files["/dev/dri/" + render] = FileEntry::of_node(FileKind::char_device);
+    if (!cards[c].amd)
+      s.files["/sys/bus/pci/devices/" + cards[c].address + "/drm"] =
+          FileEntry::of_dir({card, render});
+  }
+  // Without any GPU driver the firmware framebuffer is the only DRM card.
+  if (cards.empty() && !plan.amd.empty()) {
+    drm_names.push_back("card0");
+    drm_names.push_back("card0-Unknown-1");
+    s.files["/sys/class/drm/card0/device"] =
+        FileEntry::of_link("../../../devices/platform/simple-framebuffer.0");
+    s.files["/sys/devices/platform/simple-framebuffer.0/uevent"] =
+        FileEntry::of_content("DRIVER=simple-framebuffer\nMODALIAS=platform:simple-framebuffer\n");
+  }
+  if (!drm_names.empty()) {
+    drm_names.push_back("version");
+    std::sort(drm_names.begin(), drm_names.end());
+    s.files["/sys/class/drm"] = FileEntry::of_dir(drm_names);
+  }
+
+  // KFD: one CPU node per socket, then the GPUs (per compute partition) in PCI order.
+  int node = 0;
+  const int sockets = spec.cpu.clusters.empty() ? spec.cpu.sockets : 1;
+  const std::string kfd_dir = "/sys/class/kfd/kfd/topology/nodes/";
+  if (kfd && !plan.amd.empty()) {
+    for (int k = 0; k < sockets; ++k)
+      s.files[kfd_dir + std::to_string(node++) + "/properties"] = FileEntry::of_content(
+          kfd_cpu_properties(spec.cpu.logical_cpus() / sockets / std::max(1, spec.cpu.threads)));
+    s.files["/dev/kfd"] = FileEntry::of_node(FileKind::char_device);
+  }
+
+  for (const auto& d : plan.amd) {
+    const Sku& sku = *d.sku;
+    const std::string dir = "/sys/bus/pci/devices/" + d.address;
+    s.files[dir + "/vendor"] = FileEntry::of_content("0x1002\n");
+    s.files[dir + "/device"] = FileEntry::of_content(hex_id(sku.pci_device, 4) + "\n");
+    s.files[dir + "/class"] = FileEntry::of_content(hex_id(sku.pci_class, 6) + "\n");
+    s.files[dir + "/subsystem_vendor"] =
+        FileEntry::of_content(hex_id(sku.subsystem_vendor, 4) + "\n");
+    s.files[dir + "/subsystem_device"] =
+        FileEntry::of_content(hex_id(sku.subsystem_device, 4) + "\n");
+    s.files[dir + "/numa_node"] = FileEntry::of_content(std::to_string(d.numa) + "\n");
+    if (!loaded) continue;
+    s.files[dir + "/local_cpulist"] =
+        FileEntry::of_content((d.numa < 0 ? "0-" + std::to_string(spec.cpu.logical_cpus() - 1)
+                                          : cpulist_of_node(spec.cpu, d.numa)) +
+                              "\n");
+    s.files[dir + "/driver"] = FileEntry::of_link("../../../../bus/pci/drivers/amdgpu");
+    std::size_t c = 0;
+    while (c < cards.size() && cards[c].address != d.address) ++c;
+    const int render_minor = int(128 + c);
+    s.files[dir + "/drm"] =
+        FileEntry::of_dir({"card" + std::to_string(c), "renderD" + std::to_string(render_minor)});
+    const std::uint64_t used = d.spec->free_bytes
+                                   ? sku.vram_bytes - std::min(*d.spec->free_bytes, sku.vram_bytes)
+                                   : sku.vram_idle_used;
+    s.files[dir + "/mem_info_vram_total"] =
+        FileEntry::of_content(std::to_string(sku.vram_bytes) + "\n");
+    s.files[dir + "/mem_info_vram_used"] =
+        FileEntry::of_content(std::to_string(sku.apu ? sku.vram_idle_used : used) + "\n");
+    const std::uint64_t gtt =
+        d.spec->gtt_bytes ? *d.spec->gtt_bytes : (spec.memory.total_kb * 1024 / 2) / 4096 * 4096;
+    s.files[dir + "/mem_info_gtt_total"] = FileEntry::of_content(std::to_string(gtt) + "\n");
+    if (sku.has_product_name)
+      s.files[dir + "/product_name"] = FileEntry::of_content(std::string(sku.name) + "\n");
+    std::string compute = d.spec->compute_partition;
+    std::string memory = d.spec->memory_partition;
+    if (!sku.compute_partitions.empty()) {
+      if (compute.empty()) compute = sku.compute_partitions.front();
+      if (memory.empty()) memory = sku.memory_partitions.front();
+      std::string offered, memories;
+      for (const auto& m : sku.compute_partitions) offered += (offered.empty() ? "" : ", ") + m;
+      for (const auto& m : sku.memory_partitions) memories += (memories.empty() ? "" : ", ") + m;
+      s.files[dir + "/current_compute_partition"] = FileEntry::of_content(compute + "\n");
+      s.files[dir + "/current_memory_partition"] = FileEntry::of_content(memory + "\n");
+      s.files[dir + "/available_compute_partition"] = FileEntry::of_content(offered + "\n");
+      s.files[dir + "/available_memory_partition"] = FileEntry::of_content(memories + "\n");
+    }
+    if (!kfd) continue;
+    const PciParts pci = parts_of(d.address);
+    const int parts = partitions_of(compute);
+    for (int k = 0; k < parts; ++k) {
+      const std::string node_dir = kfd_dir + std::to_string(node++);
+      // Partition 0 keeps the function's own location; the others number up from it.
+      s.files[node_dir + "/properties"] = FileEntry::of_content(
+          kfd_gpu_properties(sku, pci, k == 0 ? render_minor : render_minor + 0,
+                             std::max(1, sku.num_xcc / parts), pci.devfn + k));
+      if (parts > 1) {
+        // NPS1: every partition sees the whole HBM; NPS4: a quarter each (not verified
+        // on hardware: amdgpu's kfd_topology reports the partition's own memory range).
+        const std::uint64_t share = memory == "NPS4" ? sku.vram_bytes / 4 : sku.vram_bytes;
+        s.files[node_dir + "/mem_banks/0/properties"] =
+            FileEntry::of_content("heap_type 1\nsize_in_bytes " + std::to_string(share) +
+                                  "\nflags 0\nwidth 4096\nmem_clk_max 1300\n");
+      }
+    }
+  }
+}
+
+}  // namespace hwaccel::sim::detail
