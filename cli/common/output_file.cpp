@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace hwaccel::cli {
@@ -26,6 +27,13 @@ std::string write_file_atomically(const std::string& path, const std::string& by
     std::remove(temp.c_str());
     return "cannot rename " + temp + " to " + path + ": " + why;
   }
+  return "";
+}
+
+std::string make_directories(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return "cannot create " + path + ": " + ec.message();
   return "";
 }
 

@@ -9,4 +9,7 @@ namespace hwaccel::cli {
 // Returns an empty string on success, else the reason.
 std::string write_file_atomically(const std::string& path, const std::string& bytes);
 
+// Creates `path` and its missing parents (mkdir -p). Empty on success, else the reason.
+std::string make_directories(const std::string& path);
+
 }  // namespace hwaccel::cli

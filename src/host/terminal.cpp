@@ -1,0 +1,20 @@
+#include "src/host/terminal.h"
+
+#include <unistd.h>
+
+#include <climits>
+
+namespace hwaccel {
+
+bool stderr_is_terminal() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
+
+std::string absolute_path(const std::string& path) {
+  if (!path.empty() && path.front() == '/') return path;
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof cwd) == nullptr) return path;
+  return std::string(cwd) + "/" + path;
+}
+
+}  // namespace hwaccel
