@@ -4,8 +4,12 @@
 #include <exception>
 #include <iostream>
 
+#include "cli/common/check_command.h"
 #include "cli/common/detect_command.h"
 #include "cli/common/exit_codes.h"
+#include "cli/common/fleet_command.h"
+#include "cli/common/mutate_command.h"
+#include "cli/common/synth_command.h"
 
 int main(int argc, char** argv) {
   using namespace hwaccel::cli;
@@ -22,6 +26,15 @@ int main(int argc, char** argv) {
   replay->add_flag("--strict", args.strict, "A tool run the snapshot lacks is an error (exit 3)");
   replay->add_option("--only", args.only, "Probe only these backends (comma-separated)");
 
+  MutateArgs mutate_args;
+  auto* mutate = add_mutate_command(app, mutate_args);
+  SynthArgs synth_args;
+  auto* synth = add_synth_command(app, synth_args);
+  CheckArgs check_args;
+  auto* check = add_check_command(app, check_args);
+  FleetArgs fleet_args;
+  auto* fleet = add_fleet_command(app, fleet_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -30,6 +43,10 @@ int main(int argc, char** argv) {
   }
   try {
     if (replay->parsed()) return run_detect(args);
+    if (mutate->parsed()) return run_mutate(mutate_args);
+    if (synth->parsed()) return run_synth(synth_args);
+    if (check->parsed()) return run_check(check_args);
+    if (fleet->parsed()) return run_fleet(fleet_args);
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";
     return kExitInternal;
