@@ -1,10 +1,19 @@
 // End-to-end tests of hwsim synth, mutate, check and fleet.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "tests/cli/cli_test_util.h"
 
 namespace hwaccel::testing {
 namespace {
+
+std::string fixture_count() {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(source_path("fixtures/hosts")))
+    n += e.path().extension() == ".yaml";
+  return std::to_string(n);
+}
 
 TEST(HwsimSynthCli, APresetReplaysAsItsFixture) {
   std::string dir = make_temp_dir();
@@ -46,8 +55,8 @@ TEST(HwsimMutateCli, UnloadingTheDriverOfTheDgxH100) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto replay = run_command(bin("hwsim") + " replay " + dir + "/broken.yaml");
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
-  EXPECT_NE(replay.out.find("cuda     unavailable  driver-not-found: NVIDIA-SMI has failed because "
-                            "it couldn't communicate with the NVIDIA driver"),
+  EXPECT_NE(replay.out.find("unavailable  driver-not-found: NVIDIA-SMI has failed because it "
+                            "couldn't communicate with the NVIDIA driver"),
             std::string::npos)
       << replay.out;
   EXPECT_NE(replay.out.find("1.0 GiB free"), std::string::npos) << replay.out;
@@ -68,7 +77,7 @@ TEST(HwsimCheckCli, PassesOnTheFixturesAndDiffsAChangedGolden) {
   auto ok = run_command("cd " + source_path("") + " && " + bin("hwsim") +
                         " check --jobs 2 fixtures/hosts");
   ASSERT_EQ(ok.exit_code, 0) << ok.out << ok.err;
-  EXPECT_NE(ok.out.find("13 passed, 0 failed\n"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find(fixture_count() + " passed, 0 failed\n"), std::string::npos) << ok.out;
   EXPECT_TRUE(ok.err.empty()) << "no progress bar when stderr is not a terminal: " << ok.err;
 
   std::string dir = make_temp_dir();
@@ -110,7 +119,7 @@ TEST(HwsimFleetCli, AggregatesADrawnFleetAndAFolder) {
   EXPECT_EQ(r.out, same.out) << "the same seed must give the same fleet";
   auto dir = run_command(bin("hwsim") + " fleet " + source_path("fixtures/hosts"));
   ASSERT_EQ(dir.exit_code, 0) << dir.err;
-  EXPECT_NE(dir.out.find("fleet: 13 hosts"), std::string::npos) << dir.out;
+  EXPECT_NE(dir.out.find("fleet: " + fixture_count() + " hosts"), std::string::npos) << dir.out;
   EXPECT_NE(dir.out.find("cpu-only"), std::string::npos) << dir.out;
   auto model = run_command(bin("hwsim") + " fleet --preset gx10 --model llama --quant q4");
   EXPECT_EQ(model.exit_code, 2);
