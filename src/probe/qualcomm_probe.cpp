@@ -172,7 +172,11 @@ ProbeResult QualcommProbe::run(Host& host) const {
           std::string(kTool) + " not found; cards from sysfs, NSPs and memory unknown"));
     if (bus.empty()) result.backend.reason = reason;
     settle(result);
-    if (!result.backend.ready && reason.code != ReasonCode::tool_not_found)
+    // Cards without their driver say more than the tool's failure does.
+    const bool none_has_driver = std::all_of(
+        result.entries.begin(), result.entries.end(),
+        [](const Entry& e) { return e.reason && e.reason->code == ReasonCode::driver_not_found; });
+    if (!result.backend.ready && !none_has_driver && reason.code != ReasonCode::tool_not_found)
       result.backend.reason = reason;
     return result;
   }

@@ -81,6 +81,24 @@ TEST(QualcommProbe, UnopenableNodeIsPermissionDenied) {
   EXPECT_EQ(r.backend.reason->code, ReasonCode::permission_denied);
 }
 
+TEST(QualcommProbe, AFailingToolWithoutTheDriverIsDriverNotFound) {
+  SnapshotBuilder b;
+  card(b, "");
+  b.tool(qaic_util_argv(), 1, "", "Failed to open device\n");
+  auto r = probe(b);
+  EXPECT_EQ(r.backend.reason->code, ReasonCode::driver_not_found);
+}
+
+TEST(QualcommProbe, AFailingToolWithTheDriverIsAProbeFailure) {
+  SnapshotBuilder b;
+  card(b);
+  b.tool(qaic_util_argv(), 1, "", "Failed to open device\n");
+  auto r = probe(b);
+  EXPECT_EQ(r.backend.reason->code, ReasonCode::probe_failed);
+  EXPECT_NE(r.backend.reason->detail.find("Failed to open device"), std::string::npos);
+  EXPECT_EQ(r.entries[0].reason->code, ReasonCode::probe_failed);
+}
+
 TEST(QualcommProbe, ACardInErrorIsUnavailable) {
   SnapshotBuilder b;
   card(b);
