@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/probe/accel_class.h"
+#include "src/probe/device_node.h"
 #include "src/probe/pci_bus.h"
 #include "src/probe/qaic_util.h"
 #include "src/probe/text_util.h"
@@ -105,15 +106,10 @@ void judge_by_driver(Host& host, const PciDevice& pci, const std::vector<AccelCl
                          [&](const AccelClassDevice& a) { return a.pci_address == pci.address; });
   if (at == accel.end()) return;
   const std::string node = "/dev/accel/" + at->name;
-  entry.provenance.push_back("file:" + node);
-  auto kind = host.stat(node);
-  if (kind) return;
-  entry.status = EntryStatus::unavailable;
-  if (kind.error().code == EACCES || kind.error().code == EPERM)
-    entry.reason = Reason{ReasonCode::permission_denied, node + " may not be opened by this user"};
-  else
-    entry.reason =
-        Reason{ReasonCode::probe_failed, node + " is missing (" + kind.error().errno_name() + ")"};
+  if (auto problem = device_node_problem(host, node, entry.provenance)) {
+    entry.status = EntryStatus::unavailable;
+    entry.reason = *problem;
+  }
 }
 
 void settle(ProbeResult& result) {

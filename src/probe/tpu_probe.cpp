@@ -4,6 +4,7 @@
 
 #include "src/catalog/google_tpu_ids.h"
 #include "src/probe/accel_class.h"
+#include "src/probe/device_node.h"
 #include "src/probe/pci_bus.h"
 #include "src/probe/text_util.h"
 
@@ -27,16 +28,6 @@ std::string last_component(std::string_view target) {
   return std::string(slash == std::string_view::npos ? target : target.substr(slash + 1));
 }
 
-// stat() of a device node: nullopt when it is there and may be opened as far as
-// the host says, else why not.
-std::optional<Reason> node_problem(Host& host, const std::string& node) {
-  auto kind = host.stat(node);
-  if (kind) return std::nullopt;
-  if (kind.error().code == EACCES || kind.error().code == EPERM)
-    return Reason{ReasonCode::permission_denied, node + " may not be opened by this user"};
-  return Reason{ReasonCode::probe_failed, node + " is missing (" + kind.error().errno_name() + ")"};
-}
-
 // v5e and later: vfio-pci, and the IOMMU group's node under /dev/vfio.
 void through_vfio(Host& host, const Chip& chip, Entry& entry) {
   entry.api = "vfio";
@@ -50,8 +41,7 @@ void through_vfio(Host& host, const Chip& chip, Entry& entry) {
     return;
   }
   const std::string node = "/dev/vfio/" + last_component(*group);
-  entry.provenance.push_back("file:" + node);
-  if (auto problem = node_problem(host, node)) {
+  if (auto problem = device_node_problem(host, node, entry.provenance)) {
     entry.status = EntryStatus::unavailable;
     entry.reason = *problem;
   }
@@ -70,8 +60,7 @@ void through_driver(Host& host, const Chip& chip, const std::vector<AccelClassDe
   });
   if (at == accel.end()) return;  // the class is not there to say more; the driver is bound
   const std::string node = "/dev/" + at->name;
-  entry.provenance.push_back("file:" + node);
-  if (auto problem = node_problem(host, node)) {
+  if (auto problem = device_node_problem(host, node, entry.provenance)) {
     entry.status = EntryStatus::unavailable;
     entry.reason = *problem;
   }

@@ -59,7 +59,7 @@ TEST(TpuProbe, VfioChipsAreReadyWithCatalogueMemory) {
   EXPECT_EQ(e.physical_id, "pci:0000:00:06.0");
   EXPECT_EQ(e.memory.total_bytes, 16 * kGiB);
   EXPECT_EQ(e.compute_class, "tpu_v5e");
-  EXPECT_NE(std::find(e.provenance.begin(), e.provenance.end(), "file:/dev/vfio/1"),
+  EXPECT_NE(std::find(e.provenance.begin(), e.provenance.end(), "file:/dev/vfio/1 (stat)"),
             e.provenance.end());
   EXPECT_NE(
       std::find(e.provenance.begin(), e.provenance.end(), "env:TPU_ACCELERATOR_TYPE=v5litepod-8"),
@@ -106,6 +106,25 @@ TEST(TpuProbe, UnreadableVfioNodeIsPermissionDenied) {
   EXPECT_EQ(r.entries[0].reason->code, ReasonCode::permission_denied);
 }
 
+TEST(TpuProbe, ANodeThisUserMayNotOpenIsPermissionDenied) {
+  SnapshotBuilder b;
+  v5e(b, "0000:00:05.0", 0);
+  b.tool({"test", "-r", "/dev/vfio/0", "-a", "-w", "/dev/vfio/0"}, 1, "");
+  auto r = probe(b);
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.entries[0].reason->code, ReasonCode::permission_denied);
+  EXPECT_EQ(r.backend.reason->code, ReasonCode::permission_denied);
+}
+
+TEST(TpuProbe, AnOpenableNodeIsReady) {
+  SnapshotBuilder b;
+  v5e(b, "0000:00:05.0", 0);
+  b.tool({"test", "-r", "/dev/vfio/0", "-a", "-w", "/dev/vfio/0"}, 0, "");
+  auto r = probe(b);
+  EXPECT_TRUE(r.backend.ready);
+  EXPECT_EQ(r.entries[0].provenance.back(), "tool:test -r /dev/vfio/0 -a -w /dev/vfio/0");
+}
+
 TEST(TpuProbe, MissingIommuGroupIsAProbeFailure) {
   SnapshotBuilder b;
   b.pci("0000:00:05.0", "0x1ae0", "0x0063", "0x120000", "vfio-pci");
@@ -126,7 +145,7 @@ TEST(TpuProbe, V4UsesTheKernelDriverAndItsAccelNode) {
   EXPECT_EQ(e.api, "accel");
   EXPECT_EQ(e.driver_version, "1.0.0");
   EXPECT_EQ(e.memory.total_bytes, 32 * kGiB);
-  EXPECT_NE(std::find(e.provenance.begin(), e.provenance.end(), "file:/dev/accel0"),
+  EXPECT_NE(std::find(e.provenance.begin(), e.provenance.end(), "file:/dev/accel0 (stat)"),
             e.provenance.end());
 }
 
