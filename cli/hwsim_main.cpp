@@ -10,6 +10,9 @@
 #include "cli/common/fleet_command.h"
 #include "cli/common/mutate_command.h"
 #include "cli/common/synth_command.h"
+#include "cli/common/hwsim_diff_command.h"
+#include "cli/common/hwsim_import_command.h"
+#include "cli/common/hwsim_run_command.h"
 
 int main(int argc, char** argv) {
   using namespace hwaccel::cli;
@@ -34,6 +37,10 @@ int main(int argc, char** argv) {
   auto* check = add_check_command(app, check_args);
   FleetArgs fleet_args;
   auto* fleet = add_fleet_command(app, fleet_args);
+  auto import_command = add_import_command(app);
+  auto diff_command = add_diff_command(app);
+  auto materialize_command = add_materialize_command(app);
+  auto run_command = add_run_command(app);
 
   try {
     app.parse(argc, argv);
@@ -47,6 +54,10 @@ int main(int argc, char** argv) {
     if (synth->parsed()) return run_synth(synth_args);
     if (check->parsed()) return run_check(check_args);
     if (fleet->parsed()) return run_fleet(fleet_args);
+    if (import_command.command->parsed()) return import_command.run();
+    if (diff_command.command->parsed()) return diff_command.run();
+    if (materialize_command.command->parsed()) return materialize_command.run();
+    if (run_command.command->parsed()) return run_command.run();
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";
     return kExitInternal;

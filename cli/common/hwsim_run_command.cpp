@@ -1,0 +1,149 @@
+#include "cli/common/hwsim_run_command.h"
+
+#include <iostream>
+#include <map>
+#include <optional>
+
+#include "cli/common/exit_codes.h"
+#include "sim/materialize.h"
+#include "sim/mount_plan.h"
+#include "src/host/process_runner.h"
+#include "src/host/sandbox_runner.h"
+#include "src/host/snapshot_host.h"
+#include "src/host/tree_writer.h"
+
+namespace hwaccel::cli {
+
+struct RunArgs {
+  std::string host_path;
+  std::string dir;                   // materialize
+  std::vector<std::string> command;  // run
+  bool no_namespace = false;
+  bool verbose = false;
+  bool keep = false;
+};
+
+namespace {
+
+std::optional<Snapshot> load(const std::string& path) {
+  auto loaded = load_snapshot_file(path);
+  if (!loaded.snapshot) {
+    std::cerr << "error: " << (loaded.error ? loaded.error->to_string() : path) << "\n";
+    return std::nullopt;
+  }
+  return std::move(loaded.snapshot);
+}
+
+std::string absolute(const std::string& dir, const std::string& cwd) {
+  return !dir.empty() && dir[0] == '/' ? dir : cwd + "/" + dir;
+}
+
+// A tool the snapshot says is missing, but that this machine would run from the
+// simulated PATH (its real folders come after the shims): say so.
+void warn_real_tools(const Snapshot& s, const std::string& path) {
+  std::map<std::string, bool> all_missing;
+  for (const auto& [argv, tool] : s.tools) {
+    if (argv.empty() || argv[0].find('/') != std::string::npos) continue;
+    auto it = all_missing.try_emplace(argv[0], true).first;
+    it->second = it->second && tool.run.outcome == ToolOutcome::not_found;
+  }
+  for (const auto& [name, missing] : all_missing) {
+    if (!missing) continue;
+    if (auto real = find_executable(name, path))
+      std::cerr << "hwsim run: warning: " << name
+                << " is recorded as not found, but this machine has " << *real
+                << " on the simulated PATH; it will run\n";
+  }
+}
+
+}  // namespace
+
+MaterializeCommand add_materialize_command(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("materialize",
+                                 "Write a snapshot as a tree laid out like / plus tool shims");
+  cmd->add_option("file", args->host_path, "The snapshot")->required();
+  cmd->add_option("dir", args->dir, "Where to write it (missing or empty)")->required();
+  return {cmd, args};
+}
+
+int MaterializeCommand::run() const {
+  auto snapshot = load(args->host_path);
+  if (!snapshot) return kExitBadInput;
+  std::string error;
+  std::string cwd = current_directory(error);
+  if (cwd.empty()) {
+    std::cerr << "error: " << error << "\n";
+    return kExitCannotWrite;
+  }
+  std::string root = absolute(args->dir, cwd);
+  TreePlan plan = sim::plan_materialize(*snapshot, root);
+  if (auto why = write_tree(plan, root); !why.empty()) {
+    std::cerr << "error: " << why << "\n";
+    return kExitCannotWrite;
+  }
+  for (const auto& note : plan.notes) std::cerr << "note: " << note << "\n";
+  std::cerr << "materialized " << args->host_path << " -> " << root << ": " << plan.entries.size()
+            << " entries; shims in " << root << sim::kShimDir << ", environment in " << root
+            << sim::kMetaDir << "/env.sh\n";
+  return kExitOk;
+}
+
+RunCommand add_run_command(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand(
+      "run", "Run CMD on a snapshot's host: its tools, environment, /sys, /dev and /proc files");
+  cmd->add_option("file", args->host_path, "The snapshot")->required();
+  cmd->add_option("command", args->command, "-- CMD [ARGS...]")->required();
+  cmd->add_flag("--no-namespace", args->no_namespace,
+                "Do not mount anything (only shims and environment); says what is not covered");
+  cmd->add_flag("-v,--verbose", args->verbose, "Also say what was covered");
+  cmd->add_flag("--keep", args->keep, "Keep the materialized tree and print where it is");
+  return {cmd, args};
+}
+
+int RunCommand::run() const {
+  auto snapshot = load(args->host_path);
+  if (!snapshot) return kExitBadInput;
+  std::string error;
+  std::string root = make_private_temp_dir("hwsim-run-", error);
+  if (root.empty()) {
+    std::cerr << "error: " << error << "\n";
+    return kExitCannotWrite;
+  }
+  TreePlan plan = sim::plan_materialize(*snapshot, root);
+  if (auto why = write_tree(plan, root); !why.empty()) {
+    std::cerr << "error: " << why << "\n";
+    remove_tree(root);
+    return kExitCannotWrite;
+  }
+  if (args->verbose)
+    for (const auto& note : plan.notes) std::cerr << "hwsim run: note: " << note << "\n";
+  sim::MountPlan mounts = sim::plan_mounts(*snapshot);
+  SandboxSpec spec;
+  spec.tree = root;
+  spec.argv = args->command;
+  spec.env = sim::run_environment(*snapshot, root + sim::kShimDir);
+  spec.env["HWSIM_ROOT"] = root;
+  spec.hostname = snapshot->facts.hostname;
+  spec.proc_present = mounts.proc_present;
+  spec.proc_absent = mounts.proc_absent;
+  spec.use_namespace = !args->no_namespace;
+  spec.verbose = args->verbose;
+  for (const auto& skipped : mounts.proc_skipped)
+    std::cerr << "hwsim run: not covered: " << skipped << "\n";
+  warn_real_tools(*snapshot, spec.env["PATH"]);
+
+  SandboxResult result = run_in_sandbox(spec);
+  if (args->keep)
+    std::cerr << "hwsim run: the materialized host is kept at " << root << "\n";
+  else if (auto why = remove_tree(root); !why.empty())
+    std::cerr << "warning: " << why << "\n";
+  if (!result.error.empty()) {
+    std::cerr << "error: " << result.error << "\n";
+    return kExitInternal;
+  }
+  return result.exit_code;
+}
+
+}  // namespace hwaccel::cli

@@ -1,0 +1,241 @@
+#include "sim/materialize.h"
+
+#include <cerrno>
+#include <set>
+
+#include "sim/shim_script.h"
+#include "sim/tool_spec.h"
+#include "src/host/path.h"
+#include "src/host/process_runner.h"
+
+namespace hwaccel::sim {
+namespace {
+
+bool is_below(const std::string& path, const std::string& dir) {
+  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+         (dir == "/" || path[dir.size()] == '/');
+}
+
+std::string env_quote(const std::string& value) {
+  std::string out = "'";
+  for (char c : value) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+class Planner {
+ public:
+  Planner(const Snapshot& s, TreePlan& plan) : s_(s), plan_(plan) {}
+
+  void dir(const std::string& path) { put({PlannedEntry::Kind::dir, path, "", "", 0755}); }
+
+  void files() {
+    for (const auto& [path, entry] : s_.files) {
+      std::string real = resolve_through_links(s_, path);
+      if (real.empty()) {
+        special(path, "not materialized: the links above it loop");
+        continue;
+      }
+      if (real == "/" || is_below(real, kMetaDir) || real == kMetaDir) {
+        special(path, "not materialized: the path is reserved");
+        continue;
+      }
+      add(path, real, entry);
+    }
+    // A listing's names with nothing recorded at or below them: empty placeholders.
+    for (const auto& [path, entry] : s_.files) {
+      if (entry.kind != FileEntry::Kind::dir) continue;
+      std::string real = resolve_through_links(s_, path);
+      if (real.empty()) continue;
+      for (const auto& name : entry.names) {
+        std::string child = join_path(real, name);
+        if (taken(child)) continue;
+        put({PlannedEntry::Kind::file, child, "", "", 0644});
+        special(child, "placeholder: listed in its folder, contents never recorded");
+      }
+    }
+  }
+
+  // The CPU count is a fact, not a file, in a snapshot; but programs (glibc's
+  // sysconf(_SC_NPROCESSORS_ONLN) among them) read it from this file, so the tree has it.
+  void online_cpus() {
+    const std::string path = "/sys/devices/system/cpu/online";
+    if (s_.facts.cpus <= 0 || s_.files.count(path) || taken(path)) return;
+    std::string list = s_.facts.cpus == 1 ? "0\n" : "0-" + std::to_string(s_.facts.cpus - 1) + "\n";
+    put({PlannedEntry::Kind::file, path, list, "", 0644});
+    special(path, "derived from facts.cpus (not recorded)");
+  }
+
+  void shims(const std::string& root) {
+    std::map<std::string, std::vector<ShimRun>> by_name;
+    int id = 0;
+    for (const auto& [argv, tool] : s_.tools) {
+      if (argv.empty()) continue;
+      std::string data_id = std::to_string(id++);
+      if (!tool.run.out.empty())
+        put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/tools/" + data_id + ".out",
+             tool.run.out, "", 0644});
+      if (!tool.run.err.empty())
+        put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/tools/" + data_id + ".err",
+             tool.run.err, "", 0644});
+      if (argv[0].find('/') != std::string::npos || argv[0] == "." || argv[0] == "..") {
+        plan_.notes.push_back("no shim for `" + shell_join(argv) +
+                              "`: only tools run by name (found on PATH) get one");
+        continue;
+      }
+      by_name[argv[0]].push_back({&tool, data_id});
+    }
+    put({PlannedEntry::Kind::dir, kShimDir, "", "", 0755});
+    for (const auto& [name, runs] : by_name) {
+      bool all_not_found = true, all_denied = true;
+      for (const auto& r : runs) {
+        all_not_found = all_not_found && r.tool->run.outcome == ToolOutcome::not_found;
+        all_denied = all_denied && r.tool->run.outcome == ToolOutcome::permission_denied;
+      }
+      // Recorded as missing: no shim, so that a PATH search fails as it did.
+      if (all_not_found) continue;
+      // Recorded as not executable: a shim without the x bit gives EACCES.
+      put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
+           shim_script(name, runs, "../tools"), "", all_denied ? 0644u : 0755u});
+    }
+    std::string env_lines, env_sh;
+    for (const auto& [k, v] : s_.env) env_lines += k + "=" + v + "\n";
+    for (const auto& [k, v] : run_environment(s_, root + kShimDir))
+      env_sh += "export " + k + "=" + env_quote(v) + "\n";
+    put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env", env_lines, "", 0644});
+    put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh", env_sh, "", 0644});
+    std::string special_text;
+    for (const auto& [path, what] : special_) special_text += path + "\t" + what + "\n";
+    put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/special", special_text, "", 0644});
+  }
+
+ private:
+  bool taken(const std::string& real) const {
+    if (by_path_.count(real)) return true;
+    auto it = by_path_.upper_bound(real);
+    return it != by_path_.end() && is_below(it->first, real);
+  }
+
+  void put(PlannedEntry e) {
+    // A file where a folder is needed (or the reverse) cannot be both: first one wins.
+    for (std::string p = parent_dir(e.path); p != "/"; p = parent_dir(p)) {
+      auto it = by_path_.find(p);
+      if (it != by_path_.end() && plan_.entries[it->second].kind != PlannedEntry::Kind::dir) {
+        plan_.notes.push_back(e.path + ": not materialized: " + p + " is not a folder");
+        return;
+      }
+    }
+    auto it = by_path_.find(e.path);
+    if (it != by_path_.end()) {
+      PlannedEntry& old = plan_.entries[it->second];
+      if (old.kind == PlannedEntry::Kind::dir && e.kind == PlannedEntry::Kind::dir) return;
+      plan_.notes.push_back(e.path + ": recorded twice (through a link); the first is kept");
+      return;
+    }
+    if (e.kind != PlannedEntry::Kind::dir && taken(e.path)) {
+      plan_.notes.push_back(e.path + ": not materialized: files are recorded below it");
+      return;
+    }
+    by_path_[e.path] = plan_.entries.size();
+    plan_.entries.push_back(std::move(e));
+  }
+
+  void special(const std::string& path, std::string what) { special_[path] = std::move(what); }
+
+  void add(const std::string& path, const std::string& real, const FileEntry& entry) {
+    switch (entry.kind) {
+      case FileEntry::Kind::content:
+        put({PlannedEntry::Kind::file, real, entry.bytes, "", 0644});
+        break;
+      case FileEntry::Kind::link:
+        put({PlannedEntry::Kind::link, real, "", entry.target, 0777});
+        break;
+      case FileEntry::Kind::dir:
+        put({PlannedEntry::Kind::dir, real, "", "", 0755});
+        break;
+      case FileEntry::Kind::absent:
+        special(path, "absent (not created)");
+        break;
+      case FileEntry::Kind::node:
+        put({PlannedEntry::Kind::file, real, "", "", 0600});
+        special(path, std::string(to_string(entry.node_type)) +
+                          " node: an empty plain file here (reads give no bytes, not EIO)");
+        break;
+      case FileEntry::Kind::error:
+        error_entry(path, real, entry.error_code);
+        break;
+    }
+  }
+
+  void error_entry(const std::string& path, const std::string& real, int code) {
+    std::string name = errno_name(code);
+    if (code == ENOENT) {
+      special(path, "error ENOENT (not created)");
+    } else if (code == ELOOP) {
+      // A link to itself: every open of it fails with ELOOP, as recorded.
+      std::string base = path_components(real).back();
+      put({PlannedEntry::Kind::link, real, "", base, 0777});
+      special(path, "error ELOOP: a link to itself");
+    } else if (code == EISDIR) {
+      put({PlannedEntry::Kind::dir, real, "", "", 0755});
+      special(path, "error EISDIR: an empty folder");
+    } else {
+      // Unreadable for anyone but root: EACCES for an unprivileged reader.
+      put({PlannedEntry::Kind::file, real, "", "", 0000});
+      special(path, "error " + name + ": an empty file with mode 0000 (root still reads it)");
+    }
+  }
+
+  const Snapshot& s_;
+  TreePlan& plan_;
+  std::map<std::string, std::size_t> by_path_;  // real path -> index in plan_.entries
+  std::map<std::string, std::string> special_;
+};
+
+}  // namespace
+
+std::string resolve_through_links(const Snapshot& snapshot, const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops <= 40; ++hops) {
+    auto parts = path_components(current);
+    std::string prefix = "/";
+    bool moved = false;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      prefix = join_path(prefix, parts[i]);
+      auto it = snapshot.files.find(prefix);
+      if (it == snapshot.files.end() || it->second.kind != FileEntry::Kind::link) continue;
+      const std::string& target = it->second.target;
+      std::string base = target.empty() || target[0] != '/' ? parent_dir(prefix) + "/" : "";
+      std::string rest;
+      for (std::size_t j = i + 1; j < parts.size(); ++j) rest += "/" + parts[j];
+      auto next = normalize_absolute(base + target + rest);
+      if (!next) return "";
+      current = *next;
+      moved = true;
+      break;
+    }
+    if (!moved) return current;
+  }
+  return "";
+}
+
+std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
+                                                   const std::string& shim_dir) {
+  std::map<std::string, std::string> env = snapshot.env;
+  auto path = env.find("PATH");
+  std::string rest = path != env.end() ? path->second : std::string(kDefaultSearchPath);
+  env["PATH"] = rest.empty() ? shim_dir : shim_dir + ":" + rest;
+  return env;
+}
+
+TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root) {
+  TreePlan plan;
+  Planner planner(snapshot, plan);
+  // The three trees `hwsim run` mounts exist even when the snapshot has nothing there.
+  for (const char* top : {"/sys", "/proc", "/dev"}) planner.dir(top);
+  planner.files();
+  planner.online_cpus();
+  planner.shims(root);
+  return plan;
+}
+
+}  // namespace hwaccel::sim

@@ -1,0 +1,25 @@
+// What `hwsim run` covers with bind mounts in its private mount namespace: the
+// whole of /sys and /dev (the materialized ones replace the real ones), and under
+// /proc only what the snapshot recorded (procfs itself stays: programs need
+// /proc/self). Per-process paths (/proc/self, /proc/<pid>) are never covered.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/snapshot/snapshot.h"
+
+namespace hwaccel::sim {
+
+struct MountPlan {
+  // Recorded /proc paths that the materialized tree holds (files, folders).
+  std::vector<std::string> proc_present;
+  // Recorded /proc paths that must not be seen (absent, ENOENT): the real ones are hidden.
+  std::vector<std::string> proc_absent;
+  // "PATH: why" for recorded /proc paths that are not covered at all.
+  std::vector<std::string> proc_skipped;
+};
+
+MountPlan plan_mounts(const Snapshot& snapshot);
+
+}  // namespace hwaccel::sim

@@ -1,0 +1,60 @@
+#include "sim/shim_script.h"
+
+#include "sim/tool_spec.h"
+
+namespace hwaccel::sim {
+namespace {
+
+std::string answer(const ShimRun& r) {
+  const ToolRun& run = r.tool->run;
+  std::string body;
+  if (!run.out.empty()) body += "  cat \"$data/" + r.data_id + ".out\"\n";
+  if (!run.err.empty()) body += "  cat \"$data/" + r.data_id + ".err\" >&2\n";
+  switch (run.outcome) {
+    case ToolOutcome::exited:
+      body += "  exit " + std::to_string(run.exit_code) + "\n";
+      break;
+    case ToolOutcome::timeout:
+      // Recorded as hung: hang until the caller's timeout kills us.
+      body += "  exec sleep 2147483647\n";
+      break;
+    case ToolOutcome::signal:
+      body += "  kill -" + std::to_string(run.signal) + " $$\n  exit " +
+              std::to_string(128 + run.signal) + "\n";
+      break;
+    case ToolOutcome::not_found:
+      body += "  echo \"hwsim shim: $0: recorded as not found\" >&2\n  exit 127\n";
+      break;
+    case ToolOutcome::permission_denied:
+      body += "  echo \"hwsim shim: $0: recorded as permission denied\" >&2\n  exit 126\n";
+      break;
+  }
+  return body;
+}
+
+}  // namespace
+
+std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
+                        const std::string& data_dir) {
+  std::string s = "#!/bin/sh\n";
+  s += "# hwsim shim for " + name + ": answers the " + std::to_string(runs.size()) +
+       " run(s) recorded in the snapshot, byte for byte, and nothing else.\n";
+  s += "data=\"$(dirname \"$0\")/" + data_dir + "\"\n";
+  for (const ShimRun& r : runs) {
+    const auto& argv = r.tool->argv;
+    s += "# " + shell_join(argv) + "\n";
+    s += "if [ $# -eq " + std::to_string(argv.size() - 1) + " ]";
+    for (std::size_t i = 1; i < argv.size(); ++i)
+      s += " && [ \"$" + (i < 10 ? std::to_string(i) : "{" + std::to_string(i) + "}") +
+           "\" = " + shell_quote(argv[i]) + " ]";
+    s += "; then\n" + answer(r) + "fi\n";
+  }
+  // Anything else: say which argv was asked for, quoted so that it can be pasted.
+  s += "printf 'hwsim shim: no recorded run: %s' " + shell_quote(name) + " >&2\n";
+  s += "for a in \"$@\"; do printf \" '%s'\" \"$a\" >&2; done\n";
+  s += "echo >&2\n";
+  s += "exit " + std::to_string(kShimMissExit) + "\n";
+  return s;
+}
+
+}  // namespace hwaccel::sim

@@ -1,0 +1,40 @@
+// `hwsim run`: runs a command on a materialized host. In a private mount namespace
+// (as root, or through an unprivileged user namespace) the tree is bind-mounted
+// over /sys, /dev and the recorded /proc paths, and the hostname is set in a
+// private UTS namespace; the mounts die with the namespace, so nothing outside
+// changes and nothing stays mounted, however the command ends. Where no namespace
+// can be had, the command still runs (shims and environment work) and every path
+// that could not be covered is named on stderr.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hwaccel {
+
+struct SandboxSpec {
+  std::string tree;  // the materialized host (absolute)
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;  // the whole environment of the command
+  std::string hostname;                    // "" keeps the real one
+  std::vector<std::string> proc_present;   // see sim/mount_plan.h
+  std::vector<std::string> proc_absent;
+  bool use_namespace = true;  // false: run without one (reports what is not covered)
+  bool verbose = false;       // also say what was covered
+};
+
+struct SandboxResult {
+  int exit_code = 0;  // the command's; 128+N when killed by signal N; 127/126 exec failures
+  int signal = 0;     // the signal that killed it, if any
+  std::string error;  // a failure before the command could start (fork)
+};
+
+// Runs the command and waits for it. The namespace report and exec failures go
+// to stderr (fd 2) from the child, before the command starts.
+SandboxResult run_in_sandbox(const SandboxSpec& spec);
+
+// Whether a private mount namespace can be had here (tries one in a child process).
+bool private_mounts_available();
+
+}  // namespace hwaccel

@@ -1,0 +1,40 @@
+// Writing a planned tree to disk (`hwsim materialize`, `hwsim run`): folders,
+// files with their modes, and symbolic links, under a root folder. The plan
+// (what to write) is made in sim/materialize; this is only the disk side.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/host/result.h"
+
+namespace hwaccel {
+
+struct PlannedEntry {
+  enum class Kind { dir, file, link };
+  Kind kind = Kind::file;
+  std::string path;    // absolute inside the root ("/sys/class/drm")
+  std::string bytes;   // file
+  std::string target;  // link
+  unsigned mode = 0644;
+};
+
+struct TreePlan {
+  std::vector<PlannedEntry> entries;  // parents are created as needed
+  std::vector<std::string> notes;     // what the tree cannot show (for the user)
+};
+
+// Writes `plan` under `root`, which must be missing or an empty folder. Returns
+// an empty string on success, else what failed (the path and the errno text).
+std::string write_tree(const TreePlan& plan, const std::string& root);
+
+// A new private folder under $TMPDIR (or /tmp): "" and `error` set on failure.
+std::string make_private_temp_dir(std::string_view prefix, std::string& error);
+
+// The process's working folder (to make a relative DIR absolute); "" and `error` on failure.
+std::string current_directory(std::string& error);
+
+// Removes a folder and everything in it without following links; "" or what failed.
+std::string remove_tree(const std::string& root);
+
+}  // namespace hwaccel

@@ -1,0 +1,245 @@
+// End-to-end tests of `hwsim import`, `diff`, `materialize` and `run`: programs we
+// did not write (a shell script, a small C++ program, hwaccel itself) run on
+// simulated hosts and see them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "src/host/sandbox_runner.h"
+#include "tests/cli/cli_test_util.h"
+
+namespace hwaccel::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fixture(const std::string& name) {
+  return source_path("fixtures/hosts/" + name + ".yaml");
+}
+
+std::string hwsim_run(const std::string& host, const std::string& command) {
+  return bin("hwsim") + " run " + fixture(host) + " -- " + command;
+}
+
+#define REQUIRE_NAMESPACE()                                                              \
+  if (!private_mounts_available())                                                       \
+  GTEST_SKIP() << "no private mount namespace here (neither root nor unprivileged user " \
+                  "namespaces): `hwsim run` only reports what it cannot cover; see docs/hwsim.md"
+
+// nvidia-smi's CSV query on the GB10, as the fixture records it.
+const std::string kGx10Query =
+    "index, uuid, pci.bus_id, name, memory.total [MiB], memory.used [MiB], memory.free [MiB], "
+    "compute_cap, driver_version\n"
+    "0, GPU-e73ebcc4-f277-c4ab-62ef-80e072915837, 0000000F:01:00.0, NVIDIA GB10, [N/A], [N/A], "
+    "[N/A], 12.1, 580.95.05\n";
+
+TEST(HwsimRun, ShellScriptSeesTheGx10) {
+  REQUIRE_NAMESPACE();
+  auto r = run_command(hwsim_run("gx10", "sh " + source_path("tests/cli/host_reader.sh")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "MemTotal: 125508468 kB\n"
+            "drm: none\n"  // the fixture records no /sys/class/drm: the real one is hidden
+            "nvidia-smi exit 0: " +
+                kGx10Query +
+                "/dev/nvidia0: present\n"
+                "hostname: gx10-lab\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(HwsimRun, CppProgramSeesTheGx10) {
+  REQUIRE_NAMESPACE();
+  auto r = run_command(hwsim_run("gx10", bin("host_reader")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "MemTotal: 125508468 kB\n"
+            "drm: No such file or directory\n"
+            "nvidia-smi exit 0: " +
+                kGx10Query);
+}
+
+TEST(HwsimRun, ProgramsSeeTheMissingDriver) {
+  REQUIRE_NAMESPACE();
+  const std::string failed =
+      "nvidia-smi exit 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
+      "driver. Make sure that the latest NVIDIA driver is installed and running.\n";
+  auto script =
+      run_command(hwsim_run("nvidia-no-driver", "sh " + source_path("tests/cli/host_reader.sh")));
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_EQ(script.out,
+            "MemTotal: 2112948142 kB\n"
+            "drm: none\n" +
+                failed +
+                "/dev/nvidia0: absent\n"
+                "hostname: dgx-h100-02\n");
+  auto program = run_command(hwsim_run("nvidia-no-driver", bin("host_reader")));
+  ASSERT_EQ(program.exit_code, 0) << program.err;
+  EXPECT_EQ(program.out,
+            "MemTotal: 2112948142 kB\n"
+            "drm: No such file or directory\n" +
+                failed + "\n");
+}
+
+TEST(HwsimRun, ProgramsListTheSimulatedDrm) {
+  REQUIRE_NAMESPACE();
+  auto r = run_command(hwsim_run("mi300x-8", bin("host_reader")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("drm: card0 card0-VGA-1 card1 card2 card3 card4 card5 card6 card7 card8 "
+                       "renderD128 renderD129 renderD130 renderD131 renderD132 renderD133 "
+                       "renderD134 renderD135 version\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(HwsimRun, ExitCodesSignalsAndUnrecordedArgv) {
+  auto exit7 = run_command(hwsim_run("gx10", "sh -c 'exit 7'"));
+  EXPECT_EQ(exit7.exit_code, 7) << exit7.err;
+  auto killed = run_command(hwsim_run("gx10", "sh -c 'kill -TERM $$'"));
+  EXPECT_EQ(killed.exit_code, 128 + 15) << killed.err;
+  auto miss = run_command(hwsim_run("gx10", "nvidia-smi -q"));
+  EXPECT_EQ(miss.exit_code, 127);
+  EXPECT_NE(miss.err.find("hwsim shim: no recorded run: nvidia-smi '-q'"), std::string::npos)
+      << miss.err;
+  auto none = run_command(hwsim_run("gx10", "no-such-program-here"));
+  EXPECT_EQ(none.exit_code, 127);
+  EXPECT_NE(none.err.find("no-such-program-here: command not found"), std::string::npos);
+}
+
+TEST(HwsimRun, NothingStaysMountedOrBehind) {
+  auto before = slurp("/proc/self/mountinfo").value_or("");
+  std::size_t temps_before = 0;
+  for (const auto& e : fs::directory_iterator("/tmp"))
+    temps_before += e.path().filename().string().rfind("hwsim-run-", 0) == 0;
+  auto r = run_command(hwsim_run("gx10", "sh -c 'cat /proc/meminfo >/dev/null; kill -KILL $$'"));
+  EXPECT_EQ(r.exit_code, 128 + 9);
+  EXPECT_EQ(slurp("/proc/self/mountinfo").value_or(""), before);
+  std::size_t temps_after = 0;
+  for (const auto& e : fs::directory_iterator("/tmp"))
+    temps_after += e.path().filename().string().rfind("hwsim-run-", 0) == 0;
+  EXPECT_EQ(temps_after, temps_before);
+}
+
+TEST(HwsimRun, WithoutANamespaceItSaysWhatIsNotCovered) {
+  auto r =
+      run_command(bin("hwsim") + " run --no-namespace " + fixture("gx10") + " -- nvidia-smi -L");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "GPU 0: NVIDIA GB10 (UUID: GPU-e73ebcc4-f277-c4ab-62ef-80e072915837)\n");
+  EXPECT_NE(r.err.find("hwsim run: no private mount namespace (--no-namespace was given)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("hwsim run: not covered: /sys (the simulated one is at "),
+            std::string::npos);
+  EXPECT_NE(r.err.find("hwsim run: not covered: /proc/meminfo\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hwsim run: not covered: /proc/driver/nvidia/version\n"), std::string::npos);
+}
+
+// The facts a live run takes from the kernel (uname, sysconf) and the clock are not
+// files: no mount can change them. Everything else must be byte for byte the replay.
+nlohmann::json without_kernel_facts(const std::string& text) {
+  auto doc = nlohmann::json::parse(text);
+  doc.erase("discovered_at");
+  for (const char* key : {"os", "arch", "kernel", "page_size", "cpus"}) doc["host"].erase(key);
+  return doc;
+}
+
+class HwsimRunDetect : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HwsimRunDetect, LiveDetectionUnderRunEqualsReplay) {
+  REQUIRE_NAMESPACE();
+  auto replay = run_command(bin("hwsim") + " replay --json " + fixture(GetParam()));
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  auto live = run_command(hwsim_run(GetParam(), bin("hwaccel") + " detect --json"));
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  EXPECT_EQ(without_kernel_facts(live.out).dump(2), without_kernel_facts(replay.out).dump(2));
+}
+
+std::vector<std::string> fixture_hosts() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(source_path("fixtures/hosts")))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, HwsimRunDetect, ::testing::ValuesIn(fixture_hosts()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(HwsimMaterialize, WritesTheTreeAndShims) {
+  std::string dir = make_temp_dir() + "/gx10";
+  auto r = run_command(bin("hwsim") + " materialize " + fixture("gx10") + " " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurp(dir + "/proc/driver/nvidia/version").value_or("").rfind("NVRM version: ", 0), 0u);
+  auto shim = run_command(dir + "/.hwsim/bin/nvidia-smi -L");
+  EXPECT_EQ(shim.out, "GPU 0: NVIDIA GB10 (UUID: GPU-e73ebcc4-f277-c4ab-62ef-80e072915837)\n");
+  // hwaccel on the tree (--root) with the shims on PATH is the replay, too.
+  auto live = run_command("PATH=" + dir + "/.hwsim/bin:/usr/bin:/bin " + bin("hwaccel") +
+                          " detect --json --root " + dir);
+  auto replay = run_command(bin("hwsim") + " replay --json " + fixture("gx10"));
+  auto a = without_kernel_facts(live.out), b = without_kernel_facts(replay.out);
+  a["host"].erase("hostname");
+  b["host"].erase("hostname");
+  EXPECT_EQ(a.dump(2), b.dump(2));
+  auto again = run_command(bin("hwsim") + " materialize " + fixture("gx10") + " " + dir);
+  EXPECT_EQ(again.exit_code, 5);  // not an empty folder
+  fs::remove_all(fs::path(dir).parent_path());
+}
+
+TEST(HwsimDiff, SnapshotsAndReports) {
+  auto same = run_command(bin("hwsim") + " diff " + fixture("gx10") + " " + fixture("gx10"));
+  EXPECT_EQ(same.exit_code, 0);
+  EXPECT_EQ(same.out, "no differences\n");
+  auto diff = run_command(bin("hwsim") + " diff " + fixture("nvidia-no-driver") + " " +
+                          fixture("nvidia-mismatch"));
+  EXPECT_EQ(diff.exit_code, 1) << diff.err;
+  EXPECT_NE(diff.out.find("\ntools: ~ nvidia-smi "), std::string::npos) << diff.out;
+  EXPECT_EQ(run_command(bin("hwsim") + " diff " + fixture("nvidia-no-driver") + " " +
+                        fixture("nvidia-mismatch"))
+                .out,
+            diff.out);  // deterministic
+  std::string a = source_path("fixtures/hosts/gx10.expected/detect.json");
+  std::string b = source_path("fixtures/hosts/gh200.expected/detect.json");
+  auto reports = run_command(bin("hwsim") + " diff " + a + " " + b);
+  EXPECT_EQ(reports.exit_code, 1);
+  EXPECT_NE(reports.out.find("devices[cuda:0].name: \"NVIDIA GB10\" -> \"NVIDIA GH200"),
+            std::string::npos)
+      << reports.out;
+  auto mixed = run_command(bin("hwsim") + " diff " + a + " " + fixture("gx10"));
+  EXPECT_EQ(mixed.exit_code, 2);
+  auto missing = run_command(bin("hwsim") + " diff " + a + " /nonexistent.yaml");
+  EXPECT_EQ(missing.exit_code, 4);
+}
+
+TEST(HwsimImport, HwlocTarballWithAToolOutput) {
+  std::string archive = shared_path("real-captures/hwloc-40intel64-4n10c+pci-conflicts.tar.bz2");
+  if (!fs::exists(archive)) GTEST_SKIP() << "real capture not found: " << archive;
+  std::string dir = make_temp_dir();
+  ASSERT_EQ(run_command("tar -xjf '" + archive + "' -C " + dir).exit_code, 0);
+  write_text(dir + "/list.txt", "GPU 0: NVIDIA H200 (UUID: GPU-0)\n");
+  auto r = run_command(bin("hwsim") + " import --root " + dir +
+                       "/40intel64-4n10c+pci-conflicts --tool 'nvidia-smi -L=" + dir +
+                       "/list.txt' --tool-exit 'nvidia-smi -q=9' -o " + dir + "/host.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: facts.page_size: assumed 4096"), std::string::npos) << r.err;
+  auto replay = run_command(bin("hwsim") + " replay " + dir + "/host.yaml");
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.out.find("linux x86_64"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("40 cpus"), std::string::npos) << replay.out;
+  auto shim =
+      run_command(bin("hwsim") + " run --no-namespace " + dir + "/host.yaml -- nvidia-smi -L");
+  EXPECT_EQ(shim.out, "GPU 0: NVIDIA H200 (UUID: GPU-0)\n");
+  auto bad = run_command(bin("hwsim") + " import --root " + dir + " --tool 'nvidia-smi -L' -o " +
+                         dir + "/x.yaml");
+  EXPECT_EQ(bad.exit_code, 4);
+  EXPECT_NE(bad.err.find("--tool 'nvidia-smi -L': expected ARGV=FILE"), std::string::npos)
+      << bad.err;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hwaccel::testing

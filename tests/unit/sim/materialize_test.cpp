@@ -1,0 +1,161 @@
+// hwsim materialize: the plan, and the shims run for real (through the same
+// process runner as LiveHost): every recorded ToolRun comes back as recorded.
+#include "sim/materialize.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "sim/mount_plan.h"
+#include "src/host/live_host.h"
+#include "src/host/process_runner.h"
+#include "src/host/tree_writer.h"
+
+namespace hwaccel::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+ToolEntry tool(std::vector<std::string> argv, ToolRun run) {
+  ToolEntry t;
+  t.argv = std::move(argv);
+  t.run = std::move(run);
+  return t;
+}
+
+Snapshot sample() {
+  Snapshot s;
+  s.facts = {"linux", "aarch64", "6.17.0", 4096, 20, "spark"};
+  s.env = {{"CUDA_VISIBLE_DEVICES", "0"}};
+  s.files["/proc/meminfo"] = FileEntry::of_content("MemTotal:       125508468 kB\n");
+  s.files["/sys/class/drm/card0"] = FileEntry::of_link("../../devices/pci0/drm/card0");
+  s.files["/sys/class/drm/card0/device/vendor"] = FileEntry::of_content("0x10de\n");
+  s.files["/sys/class/drm"] = FileEntry::of_dir({"card0", "renderD128", "version"});
+  s.files["/dev/nvidia0"] = FileEntry::of_node(FileKind::char_device);
+  s.files["/dev/nvidia1"] = FileEntry::of_absent();
+  s.files["/sys/secret"] = FileEntry::of_error(EACCES);
+  s.files["/sys/loop"] = FileEntry::of_error(ELOOP);
+  s.files["/proc/driver/nvidia/version"] = FileEntry::of_content("NVRM version: 580.95.05\n");
+  s.files["/proc/self/cpuset"] = FileEntry::of_content("/\n");
+  s.files["/proc/driver/nvidia/gpus"] = FileEntry::of_absent();
+  ToolRun list;
+  list.out = "GPU 0: NVIDIA GB10 (UUID: GPU-1)\n";
+  ToolRun failed;
+  failed.exit_code = 9;
+  failed.out = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n";
+  failed.err = std::string("\x00\xff binary\n", 9);
+  ToolRun hang;
+  hang.outcome = ToolOutcome::timeout;
+  ToolRun killed;
+  killed.outcome = ToolOutcome::signal;
+  killed.signal = 9;
+  ToolRun missing;
+  missing.outcome = ToolOutcome::not_found;
+  for (auto t :
+       {tool({"nvidia-smi", "-L"}, list), tool({"nvidia-smi", "it's a 'quoted' arg", ""}, failed),
+        tool({"nvidia-smi", "topo", "-m"}, hang), tool({"rocm-smi"}, killed),
+        tool({"hl-smi", "-L"}, missing)})
+    s.tools[t.argv] = t;
+  return s;
+}
+
+const PlannedEntry* find(const TreePlan& plan, const std::string& path) {
+  for (const auto& e : plan.entries)
+    if (e.path == path) return &e;
+  return nullptr;
+}
+
+TEST(Materialize, PlansFilesLinksNodesErrorsAndPlaceholders) {
+  TreePlan plan = plan_materialize(sample(), "/tmp/x");
+  ASSERT_TRUE(find(plan, "/proc/meminfo"));
+  EXPECT_EQ(find(plan, "/proc/meminfo")->bytes, "MemTotal:       125508468 kB\n");
+  ASSERT_TRUE(find(plan, "/sys/class/drm/card0"));
+  EXPECT_EQ(find(plan, "/sys/class/drm/card0")->kind, PlannedEntry::Kind::link);
+  // Recorded through the link: written where the link leads.
+  ASSERT_TRUE(find(plan, "/sys/devices/pci0/drm/card0/device/vendor"));
+  EXPECT_FALSE(find(plan, "/sys/class/drm/card0/device/vendor"));
+  ASSERT_TRUE(find(plan, "/sys/class/drm/renderD128"));  // a listed name: placeholder
+  EXPECT_EQ(find(plan, "/dev/nvidia0")->mode, 0600u);
+  EXPECT_FALSE(find(plan, "/dev/nvidia1"));
+  EXPECT_EQ(find(plan, "/sys/secret")->mode, 0000u);
+  EXPECT_EQ(find(plan, "/sys/loop")->target, "loop");
+  ASSERT_TRUE(find(plan, "/.hwsim/bin/nvidia-smi"));
+  EXPECT_EQ(find(plan, "/.hwsim/bin/nvidia-smi")->mode, 0755u);
+  EXPECT_FALSE(find(plan, "/.hwsim/bin/hl-smi"));  // recorded as not found: no shim
+  EXPECT_EQ(find(plan, "/.hwsim/env")->bytes, "CUDA_VISIBLE_DEVICES=0\n");
+  EXPECT_NE(find(plan, "/.hwsim/env.sh")->bytes.find("export PATH='/tmp/x/.hwsim/bin:/usr/local/"),
+            std::string::npos);
+  EXPECT_NE(find(plan, "/.hwsim/special")->bytes.find("/sys/secret\terror EACCES"),
+            std::string::npos);
+  EXPECT_EQ(resolve_through_links(sample(), "/sys/class/drm/card0/device/vendor"),
+            "/sys/devices/pci0/drm/card0/device/vendor");
+}
+
+TEST(Materialize, MountPlanSkipsPerProcessPaths) {
+  MountPlan plan = plan_mounts(sample());
+  EXPECT_EQ(plan.proc_present,
+            (std::vector<std::string>{"/proc/driver/nvidia/version", "/proc/meminfo"}));
+  EXPECT_EQ(plan.proc_absent, (std::vector<std::string>{"/proc/driver/nvidia/gpus"}));
+  ASSERT_EQ(plan.proc_skipped.size(), 1u);
+  EXPECT_EQ(plan.proc_skipped[0].rfind("/proc/self/cpuset: ", 0), 0u);
+}
+
+class MaterializedTree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    root_ = make_private_temp_dir("hwsim-mat-test-", error);
+    ASSERT_FALSE(root_.empty()) << error;
+    fs::remove(root_);  // write_tree makes it
+    snapshot_ = sample();
+    ASSERT_EQ(write_tree(plan_materialize(snapshot_, root_), root_), "");
+  }
+  void TearDown() override { EXPECT_EQ(remove_tree(root_), ""); }
+
+  ToolRun shim(std::vector<std::string> argv, int timeout_ms = 5000) {
+    argv[0] = root_ + "/.hwsim/bin/" + argv[0];
+    return run_process(argv, {std::chrono::milliseconds(timeout_ms)});
+  }
+  std::string root_;
+  Snapshot snapshot_;
+};
+
+TEST_F(MaterializedTree, TheTreeReadsLikeTheSnapshot) {
+  LiveHost host({.root = root_});
+  EXPECT_EQ(*host.read("/proc/meminfo"), "MemTotal:       125508468 kB\n");
+  EXPECT_EQ(*host.read("/sys/class/drm/card0/device/vendor"), "0x10de\n");
+  EXPECT_EQ(*host.readlink("/sys/class/drm/card0"), "../../devices/pci0/drm/card0");
+  EXPECT_EQ(*host.list("/sys/class/drm"),
+            (std::vector<std::string>{"card0", "renderD128", "version"}));
+  EXPECT_EQ(host.read("/dev/nvidia1").error().code, ENOENT);
+  EXPECT_EQ(host.read("/sys/loop").error().code, ELOOP);
+  struct stat st {};
+  ASSERT_EQ(::lstat((root_ + "/sys/secret").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0u);
+}
+
+TEST_F(MaterializedTree, ShimsAnswerEachRecordedArgvExactly) {
+  for (const auto& [argv, entry] : snapshot_.tools) {
+    if (entry.run.outcome == ToolOutcome::not_found) continue;
+    bool hangs = entry.run.outcome == ToolOutcome::timeout;
+    ToolRun got = shim(argv, hangs ? 300 : 5000);
+    EXPECT_EQ(got.outcome, entry.run.outcome) << argv[0];
+    EXPECT_EQ(got.exit_code, entry.run.exit_code) << argv[0];
+    EXPECT_EQ(got.signal, entry.run.signal) << argv[0];
+    EXPECT_EQ(got.out, entry.run.out) << argv[0];
+    EXPECT_EQ(got.err, entry.run.err) << argv[0];
+  }
+}
+
+TEST_F(MaterializedTree, ShimsFailLoudlyOnAnythingElse) {
+  ToolRun got = shim({"nvidia-smi", "-q", "it's"});
+  EXPECT_EQ(got.exit_code, 127);
+  EXPECT_EQ(got.err, "hwsim shim: no recorded run: nvidia-smi '-q' 'it's'\n");
+  EXPECT_EQ(shim({"nvidia-smi", "-L", "extra"}).exit_code, 127);
+  EXPECT_EQ(shim({"nvidia-smi"}).exit_code, 127);
+}
+
+}  // namespace
+}  // namespace hwaccel::sim
