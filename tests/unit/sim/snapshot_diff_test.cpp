@@ -44,7 +44,7 @@ TEST(SnapshotDiff, NamesEveryKindOfChangeInOrder) {
             (Lines{"facts.cpus: 20 -> 16", "env: + CUDA_VISIBLE_DEVICES=0",
                    "files: - /dev/nvidia0 (node char)",
                    "files: ~ /proc/meminfo: line 2: -MemFree: 1 kB | +MemFree: 2 kB",
-                   "files: + /sys/x (error EACCES)", "tools: ~ nvidia-smi -L: exit 0 -> 9",
+                   "files: + /sys/x (error EACCES)", "tools: ~ nvidia-smi -L: exit 0 -> exit 9",
                    "tools: + rocm-smi --showid (timeout)"}));
 }
 
