@@ -66,7 +66,7 @@ class Planner {
   }
 
   void shims(const std::string& root) {
-    std::map<std::string, std::vector<ShimRun>> by_name;
+    std::map<std::string, std::vector<ShimRun>> by_name, by_path;
     int id = 0;
     for (const auto& [argv, tool] : s_.tools) {
       if (argv.empty()) continue;
@@ -77,25 +77,34 @@ class Planner {
       if (!tool.run.err.empty())
         put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/tools/" + data_id + ".err",
              tool.run.err, "", 0644});
-      if (argv[0].find('/') != std::string::npos || argv[0] == "." || argv[0] == "..") {
-        plan_.notes.push_back("no shim for `" + shell_join(argv) +
-                              "`: only tools run by name (found on PATH) get one");
+      if (argv[0].find('/') != std::string::npos) {
+        // Run by absolute path (/opt/qti-aic/tools/qaic-util): the shim sits at that
+        // path in the tree, and `hwsim run` mounts it there.
+        auto normal = normalize_absolute(argv[0]);
+        if (!normal || has_dotdot(argv[0]) || *normal == "/" || *normal == kMetaDir ||
+            is_below(*normal, kMetaDir)) {
+          plan_.notes.push_back("no shim for `" + shell_join(argv) +
+                                "`: only tools run by name or by absolute path get one");
+          continue;
+        }
+        by_path[*normal].push_back({&tool, data_id});
         continue;
       }
       by_name[argv[0]].push_back({&tool, data_id});
     }
     put({PlannedEntry::Kind::dir, kShimDir, "", "", 0755});
+    for (const auto& [path, runs] : by_path) {
+      unsigned mode = shim_mode(runs);
+      if (mode == 0) continue;
+      put({PlannedEntry::Kind::file, path, shim_script(path, runs, root + kMetaDir + "/tools"), "",
+           mode});
+      special(path, "tool shim (run by absolute path)");
+    }
     for (const auto& [name, runs] : by_name) {
-      bool all_not_found = true, all_denied = true;
-      for (const auto& r : runs) {
-        all_not_found = all_not_found && r.tool->run.outcome == ToolOutcome::not_found;
-        all_denied = all_denied && r.tool->run.outcome == ToolOutcome::permission_denied;
-      }
-      // Recorded as missing: no shim, so that a PATH search fails as it did.
-      if (all_not_found) continue;
-      // Recorded as not executable: a shim without the x bit gives EACCES.
+      unsigned mode = shim_mode(runs);
+      if (mode == 0) continue;
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
-           shim_script(name, runs, "../tools"), "", all_denied ? 0644u : 0755u});
+           shim_script(name, runs, "../tools"), "", mode});
     }
     std::string env_lines, env_sh;
     for (const auto& [k, v] : s_.env) env_lines += k + "=" + v + "\n";
@@ -109,6 +118,17 @@ class Planner {
   }
 
  private:
+  // 0: recorded as missing every time, no shim (a PATH search or exec fails as it
+  // did); 0644: recorded as not executable, a shim without the x bit (EACCES).
+  static unsigned shim_mode(const std::vector<ShimRun>& runs) {
+    bool all_not_found = true, all_denied = true;
+    for (const auto& r : runs) {
+      all_not_found = all_not_found && r.tool->run.outcome == ToolOutcome::not_found;
+      all_denied = all_denied && r.tool->run.outcome == ToolOutcome::permission_denied;
+    }
+    return all_not_found ? 0u : all_denied ? 0644u : 0755u;
+  }
+
   bool taken(const std::string& real) const {
     if (by_path_.count(real)) return true;
     auto it = by_path_.upper_bound(real);

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <map>
 
 #include "src/host/path.h"
 
@@ -44,6 +45,21 @@ MountPlan plan_mounts(const Snapshot& snapshot) {
       default:
         plan.proc_present.push_back(path);
     }
+  }
+  std::map<std::string, bool> missing;  // absolute tool path -> recorded as not found every time
+  for (const auto& [argv, tool] : snapshot.tools) {
+    if (argv.empty() || argv[0].empty() || argv[0][0] != '/') continue;
+    auto normal = normalize_absolute(argv[0]);
+    if (!normal || has_dotdot(argv[0])) continue;
+    auto it = missing.try_emplace(*normal, true).first;
+    it->second = it->second && tool.run.outcome == ToolOutcome::not_found;
+  }
+  for (const auto& [path, not_found] : missing) {
+    auto parts = path_components(path);
+    if (not_found || parts.empty() || parts[0] == "sys" || parts[0] == "dev" ||
+        parts[0] == "proc" || parts[0] == ".hwsim")
+      continue;
+    plan.tool_paths.push_back(path);
   }
   return plan;
 }

@@ -16,6 +16,9 @@ struct MountPlan {
   std::vector<std::string> proc_present;
   // Recorded /proc paths that must not be seen (absent, ENOENT): the real ones are hidden.
   std::vector<std::string> proc_absent;
+  // Tools run by absolute path outside /sys, /proc, /dev whose shims the tree holds
+  // at that path (/opt/qti-aic/tools/qaic-util).
+  std::vector<std::string> tool_paths;
   // "PATH: why" for recorded /proc paths that are not covered at all.
   std::vector<std::string> proc_skipped;
 };

@@ -39,7 +39,12 @@ std::string shim_script(const std::string& name, const std::vector<ShimRun>& run
   std::string s = "#!/bin/sh\n";
   s += "# hwsim shim for " + name + ": answers the " + std::to_string(runs.size()) +
        " run(s) recorded in the snapshot, byte for byte, and nothing else.\n";
-  s += "data=\"$(dirname \"$0\")/" + data_dir + "\"\n";
+  // A relative data folder is found from the script's own place (the tree can move);
+  // an absolute one is used as it is (a shim bound at a tool's absolute path).
+  if (!data_dir.empty() && data_dir[0] == '/')
+    s += "data=" + shell_quote(data_dir) + "\n";
+  else
+    s += "data=\"$(dirname \"$0\")/" + data_dir + "\"\n";
   for (const ShimRun& r : runs) {
     const auto& argv = r.tool->argv;
     s += "# " + shell_join(argv) + "\n";

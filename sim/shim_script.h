@@ -20,7 +20,7 @@ struct ShimRun {
   std::string data_id;  // files DATA/<id>.out and DATA/<id>.err hold its bytes
 };
 
-// The script for `name`; `data_dir` is relative to the script's own folder.
+// The script for `name`; `data_dir` is relative to the script's own folder, or absolute.
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
                         const std::string& data_dir);
 

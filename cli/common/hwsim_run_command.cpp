@@ -128,6 +128,7 @@ int RunCommand::run() const {
   spec.hostname = snapshot->facts.hostname;
   spec.proc_present = mounts.proc_present;
   spec.proc_absent = mounts.proc_absent;
+  spec.tool_paths = mounts.tool_paths;
   spec.use_namespace = !args->no_namespace;
   spec.verbose = args->verbose;
   for (const auto& skipped : mounts.proc_skipped)

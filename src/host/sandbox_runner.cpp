@@ -176,6 +176,38 @@ void cover_proc(const SandboxSpec& spec, std::vector<std::string>& uncovered,
   }
 }
 
+// Tools run by absolute path: the shim bound over the real file, or where there is
+// none, the tree's folder laid over the nearest real folder with a read-only overlay
+// (the real entries stay visible beside the shim).
+void cover_tools(const SandboxSpec& spec, std::vector<std::string>& uncovered,
+                 std::vector<std::string>& covered) {
+  std::vector<std::string> overlaid;
+  for (const auto& path : spec.tool_paths) {
+    if (under_any(path, overlaid)) continue;
+    std::string why;
+    if (exists(path)) {
+      if (bind(spec.tree + path, path, why))
+        covered.push_back(path + " (tool shim)");
+      else
+        uncovered.push_back(path + " (tool shim): " + why);
+      continue;
+    }
+    std::string dir = parent_dir(path);
+    while (dir != "/" && !is_dir(dir)) dir = parent_dir(dir);
+    if (dir == "/") {
+      uncovered.push_back(path + " (tool shim): / itself cannot be overlaid");
+      continue;
+    }
+    std::string options = "lowerdir=" + spec.tree + dir + ":" + dir;
+    if (::mount("overlay", dir.c_str(), "overlay", MS_RDONLY, options.c_str()) == 0) {
+      overlaid.push_back(dir);
+      covered.push_back(path + " (tool shim, " + dir + " overlaid)");
+    } else {
+      uncovered.push_back(path + " (tool shim): overlay on " + dir + ": " + std::strerror(errno));
+    }
+  }
+}
+
 [[noreturn]] void child(const SandboxSpec& spec) {
   std::vector<std::string> uncovered, covered;
   bool uts = false;
@@ -190,6 +222,7 @@ void cover_proc(const SandboxSpec& spec, std::vector<std::string>& uncovered,
       uncovered.push_back("/sys: " + bind_why);
     cover_dev(spec.tree, uncovered, covered);
     cover_proc(spec, uncovered, covered);
+    cover_tools(spec, uncovered, covered);
     if (uts && !spec.hostname.empty() &&
         ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0)
       uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)));
@@ -199,6 +232,7 @@ void cover_proc(const SandboxSpec& spec, std::vector<std::string>& uncovered,
     uncovered.push_back("/dev (the simulated one is at " + spec.tree + "/dev)");
     for (const auto& p : spec.proc_present) uncovered.push_back(p);
     for (const auto& p : spec.proc_absent) uncovered.push_back(p + " (absent in the snapshot)");
+    for (const auto& p : spec.tool_paths) uncovered.push_back(p + " (tool shim)");
     if (!spec.hostname.empty()) uncovered.push_back("hostname (this machine's)");
   }
   for (const auto& u : uncovered) say("not covered: " + u);

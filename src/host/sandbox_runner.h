@@ -20,8 +20,9 @@ struct SandboxSpec {
   std::string hostname;                    // "" keeps the real one
   std::vector<std::string> proc_present;   // see sim/mount_plan.h
   std::vector<std::string> proc_absent;
-  bool use_namespace = true;  // false: run without one (reports what is not covered)
-  bool verbose = false;       // also say what was covered
+  std::vector<std::string> tool_paths;  // shims at absolute paths elsewhere (/opt/...)
+  bool use_namespace = true;            // false: run without one (reports what is not covered)
+  bool verbose = false;                 // also say what was covered
 };
 
 struct SandboxResult {

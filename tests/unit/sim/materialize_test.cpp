@@ -56,7 +56,7 @@ Snapshot sample() {
   for (auto t :
        {tool({"nvidia-smi", "-L"}, list), tool({"nvidia-smi", "it's a 'quoted' arg", ""}, failed),
         tool({"nvidia-smi", "topo", "-m"}, hang), tool({"rocm-smi"}, killed),
-        tool({"hl-smi", "-L"}, missing)})
+        tool({"hl-smi", "-L"}, missing), tool({"/opt/qti-aic/tools/qaic-util", "-q"}, list)})
     s.tools[t.argv] = t;
   return s;
 }
@@ -83,7 +83,10 @@ TEST(Materialize, PlansFilesLinksNodesErrorsAndPlaceholders) {
   EXPECT_EQ(find(plan, "/sys/loop")->target, "loop");
   ASSERT_TRUE(find(plan, "/.hwsim/bin/nvidia-smi"));
   EXPECT_EQ(find(plan, "/.hwsim/bin/nvidia-smi")->mode, 0755u);
-  EXPECT_FALSE(find(plan, "/.hwsim/bin/hl-smi"));  // recorded as not found: no shim
+  EXPECT_FALSE(find(plan, "/.hwsim/bin/hl-smi"));           // recorded as not found: no shim
+  ASSERT_TRUE(find(plan, "/opt/qti-aic/tools/qaic-util"));  // run by absolute path
+  EXPECT_NE(find(plan, "/opt/qti-aic/tools/qaic-util")->bytes.find("data=/tmp/x/.hwsim/tools"),
+            std::string::npos);
   EXPECT_EQ(find(plan, "/.hwsim/env")->bytes, "CUDA_VISIBLE_DEVICES=0\n");
   EXPECT_NE(find(plan, "/.hwsim/env.sh")->bytes.find("export PATH='/tmp/x/.hwsim/bin:/usr/local/"),
             std::string::npos);
@@ -98,6 +101,7 @@ TEST(Materialize, MountPlanSkipsPerProcessPaths) {
   EXPECT_EQ(plan.proc_present,
             (std::vector<std::string>{"/proc/driver/nvidia/version", "/proc/meminfo"}));
   EXPECT_EQ(plan.proc_absent, (std::vector<std::string>{"/proc/driver/nvidia/gpus"}));
+  EXPECT_EQ(plan.tool_paths, (std::vector<std::string>{"/opt/qti-aic/tools/qaic-util"}));
   ASSERT_EQ(plan.proc_skipped.size(), 1u);
   EXPECT_EQ(plan.proc_skipped[0].rfind("/proc/self/cpuset: ", 0), 0u);
 }
@@ -115,7 +119,7 @@ class MaterializedTree : public ::testing::Test {
   void TearDown() override { EXPECT_EQ(remove_tree(root_), ""); }
 
   ToolRun shim(std::vector<std::string> argv, int timeout_ms = 5000) {
-    argv[0] = root_ + "/.hwsim/bin/" + argv[0];
+    argv[0] = argv[0][0] == '/' ? root_ + argv[0] : root_ + "/.hwsim/bin/" + argv[0];
     return run_process(argv, {std::chrono::milliseconds(timeout_ms)});
   }
   std::string root_;
