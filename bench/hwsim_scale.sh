@@ -27,12 +27,13 @@ while [ "$n" -lt "$hosts" ]; do
 done
 rm -f "$work/spec.yaml.tmp"
 du -sh "$work" | sed 's/^/corpus: /'
+echo "load: $(cat /proc/loadavg) on $(nproc) CPUs"
 "$hwsim" check --update --progress never "$work" | tail -1   # create the goldens (untimed)
 
 echo "== hwsim check over $hosts synthesised hosts"
 /usr/bin/time -v "$hwsim" check --progress never "$work" 2> "$work/check.time" | tail -1
-grep -E "Elapsed|Maximum resident" "$work/check.time"
+grep -E "Elapsed|User time|System time|Maximum resident" "$work/check.time"
 
 echo "== hwsim fleet --preset dgx-h100 --count $count"
 /usr/bin/time -v "$hwsim" fleet --preset dgx-h100 --count "$count" --seed 1 2> "$work/fleet.time" | head -3
-grep -E "Elapsed|Maximum resident" "$work/fleet.time"
+grep -E "Elapsed|User time|System time|Maximum resident" "$work/fleet.time"

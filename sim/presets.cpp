@@ -8,7 +8,7 @@ namespace {
 
 // The figures are the fixtures' (each fixture's header says where they come
 // from); the presets restate the machine in spec form, not the files.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kPresets = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kPresets = {{
     {"amd-no-driver", R"(schema: hwsim-spec/1
 label: amd-no-driver
 hostname: ws-nodriver-01
@@ -54,6 +54,29 @@ interconnect: nvswitch
 ib_ports: 12
 drivers: {nvidia: {state: ok, version: 550.54.15}}
 dmi: {vendor: NVIDIA, product: DGXH100}
+)"},
+    {"gaudi3-8", R"(schema: hwsim-spec/1
+label: gaudi3-8
+hostname: gaudi3-node-01
+kernel: 5.15.0-119-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480C", uarch: sapphire-rapids, sockets: 2, cores: 56, threads: 2}
+memory: {total: 2113384448 kB, available: 2098125824 kB}
+accelerators:
+  - sku: gaudi3
+    count: 8
+    bus: [3b, 4c, 5d, 9b, 19, bb, cb, db]   # hl-smi's index order
+    numa: [0, 0, 0, 1, 0, 1, 1, 1]
+)"},
+    {"gaudi3-no-driver", R"(schema: hwsim-spec/1
+label: gaudi3-no-driver
+hostname: gaudi3-node-01
+kernel: 5.15.0-119-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480C", uarch: sapphire-rapids, sockets: 2, cores: 56, threads: 2}
+memory: {total: 2113384448 kB, available: 2098125824 kB}
+accelerators:
+  - {sku: gaudi3, count: 8, bus: [19, 3b, 4c, 5d, 9b, bb, cb, db]}
+drivers: {habanalabs: missing}
+tools: []
 )"},
     {"gh200", R"(schema: hwsim-spec/1
 label: gh200
@@ -147,6 +170,29 @@ cpu: {model: "AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", uarch: zen5, sockets: 1, c
 memory: {total: 128453260 kB, available: 121034568 kB}
 accelerators:
   - {sku: strix-halo, bus: ["0000:c5:00.0"], gtt: 96 GiB}
+)"},
+    {"tpu-v4-8", R"(schema: hwsim-spec/1
+label: tpu-v4-8
+hostname: t1v-n-4a07-w-0
+kernel: 5.19.0-1030-gcp
+cpu: {model: "AMD EPYC 7B13", uarch: zen3, sockets: 1, cores: 120, threads: 2}
+memory: {total: 390381516 kB, available: 386913328 kB}
+accelerators:
+  - {sku: tpu-v4, count: 4, bus: ["00:04.0", "00:05.0", "00:06.0", "00:07.0"]}
+dmi: {vendor: Google, product: Google Compute Engine}
+)"},
+    {"tpu-v5e-8", R"(schema: hwsim-spec/1
+label: tpu-v5e-8
+hostname: t1v-n-5e8a-w-0
+kernel: 6.8.0-1015-gcp
+cpu: {model: "AMD EPYC 7B13", uarch: zen3, sockets: 1, cores: 112, threads: 2}
+memory: {total: 412813256 kB, available: 405377212 kB}
+accelerators:
+  - sku: tpu-v5e
+    count: 8
+    bus: ["00:05.0", "00:06.0", "00:07.0", "00:08.0", "00:09.0", "00:0a.0", "00:0b.0", "00:0c.0"]
+env: {TPU_ACCELERATOR_TYPE: v5litepod-8}
+dmi: {vendor: Google, product: Google Compute Engine}
 )"},
     {"ws-4090-busy", R"(schema: hwsim-spec/1
 label: ws-4090-busy

@@ -83,6 +83,23 @@ const std::vector<Sku>& skus() {
     raphael.vram_bytes = 536870912ull, raphael.vram_idle_used = 44855296ull;
     raphael.gfx_target_version = 100306, raphael.simd_count = 4;
     v.push_back(raphael);
+    // [FIX tpu-v4-8, tpu-v5e-8]: 1ae0:005e bound to tpu_v4 with /dev/accelN (tensorflow/tpu
+    // tools/driver); 1ae0:0063 bound to vfio-pci with /dev/vfio/GROUP (v5e VMs).
+    Sku v4;
+    v4.id = "tpu-v4", v4.tpu = true, v4.pci_device = 0x005e, v4.pci_class = 0x120000;
+    v4.name = "Google TPU v4", v4.kernel_driver = "tpu_v4";
+    v.push_back(v4);
+    Sku v5e;
+    v5e.id = "tpu-v5e", v5e.tpu = true, v5e.pci_device = 0x0063, v5e.pci_class = 0x120000;
+    v5e.name = "Google TPU v5e", v5e.kernel_driver = "vfio-pci";
+    v.push_back(v5e);
+    // [FIX gaudi3-8]: 1da3:1060 class 1200 bound to habanalabs; hl-smi 131072 MiB, 130400 free
+    // when idle, driver 1.24.1-b336d5e, board HL-325L (the real hl-smi capture cited there).
+    Sku gaudi3;
+    gaudi3.id = "gaudi3", gaudi3.gaudi = true, gaudi3.pci_device = 0x1060;
+    gaudi3.pci_class = 0x120000, gaudi3.name = "HL-325L", gaudi3.memory_mib = 131072;
+    gaudi3.idle_used_mib = 672, gaudi3.driver = "1.24.1-b336d5e";
+    v.push_back(gaudi3);
     return v;
   }();
   return kSkus;

@@ -14,7 +14,9 @@ namespace hwaccel::sim {
 
 struct Sku {
   std::string_view id;  // "h100-sxm"
-  bool nvidia = false;  // else AMD
+  bool nvidia = false;  // else AMD, unless tpu
+  bool tpu = false;     // Google TPU (PCI vendor 0x1ae0)
+  bool gaudi = false;   // Intel Gaudi (PCI vendor 0x1da3)
   std::uint16_t pci_device = 0;
   std::uint16_t subsystem_vendor = 0, subsystem_device = 0;
   std::uint32_t pci_class = 0x030200;  // 0x030000 VGA, 0x030200 3D, 0x120000 accelerator
@@ -38,6 +40,9 @@ struct Sku {
   int num_xcc = 1;
   std::vector<std::string> compute_partitions;  // offered modes, first = default
   std::vector<std::string> memory_partitions;
+  // TPU
+  std::string_view kernel_driver;  // "vfio-pci" (v5e and later) or "tpu_v4" (v2-v4)
+  // Gaudi: hl-smi's name for the board ("HL-325L"); memory_mib, idle_used_mib, driver above
 };
 
 const Sku* find_sku(std::string_view id);

@@ -84,12 +84,17 @@ Plan make_plan(const HostSpec& spec) {
         d.numa = a.numa[i];
       else if (spec.cpu.sockets > 1)
         d.numa = i * spec.cpu.sockets / a.count;
-      (sku->nvidia ? plan.nvidia : plan.amd).push_back(d);
+      (sku->gaudi    ? plan.gaudi
+       : sku->tpu    ? plan.tpu
+       : sku->nvidia ? plan.nvidia
+                     : plan.amd)
+          .push_back(d);
     }
   }
   auto by_address = [](const Device& x, const Device& y) { return x.address < y.address; };
   std::stable_sort(plan.nvidia.begin(), plan.nvidia.end(), by_address);
   std::stable_sort(plan.amd.begin(), plan.amd.end(), by_address);
+  std::stable_sort(plan.tpu.begin(), plan.tpu.end(), by_address);
   return plan;
 }
 
@@ -119,6 +124,8 @@ Snapshot synthesize(const HostSpec& spec) {
   detail::add_cpu_and_memory(plan, s);
   detail::add_nvidia(plan, s);
   detail::add_amd(plan, s);
+  detail::add_tpu(plan, s);
+  detail::add_gaudi(plan, s);
   return s;
 }
 

@@ -23,6 +23,8 @@ struct Plan {
   const HostSpec* spec = nullptr;
   std::vector<Device> nvidia;  // PCI order
   std::vector<Device> amd;     // PCI order
+  std::vector<Device> tpu;     // PCI order
+  std::vector<Device> gaudi;   // hl-smi's order: the spec's, not the bus's
   std::uint64_t seed = 0;      // from the label and spec.seed
 };
 
@@ -37,5 +39,7 @@ std::string hex_id(std::uint32_t value, int digits);  // "0x10de"
 void add_cpu_and_memory(const Plan& plan, Snapshot& s);
 void add_nvidia(const Plan& plan, Snapshot& s);
 void add_amd(const Plan& plan, Snapshot& s);
+void add_tpu(const Plan& plan, Snapshot& s);
+void add_gaudi(const Plan& plan, Snapshot& s);
 
 }  // namespace hwaccel::sim::detail

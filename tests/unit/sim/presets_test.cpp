@@ -95,8 +95,9 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, PresetMatchesFixture,
 // probes landed after sim/ was written). Listed by name so that a new fixture
 // without a preset fails here until it gets one or is listed with a reason.
 const std::vector<std::string> kNotSynthesisedYet = {
-    "gaudi3-8", "gaudi3-no-driver", "inf2-48xlarge", "qualcomm-ai100",
-    "tpu-v4-8", "tpu-v5e-8",        "trn1-32xlarge",
+    "inf2-48xlarge",
+    "qualcomm-ai100",
+    "trn1-32xlarge",
 };
 
 TEST(Presets, EveryFixtureHostHasAPreset) {
