@@ -3,8 +3,21 @@
 // (/sys/class/accel); v5e and later are bound to vfio-pci and opened through
 // their IOMMU group's /dev/vfio node. Formats: fixtures/hosts/tpu-*.yaml.
 #include "sim/synth_parts.h"
+#include "src/probe/device_node.h"
 
 namespace hwaccel::sim::detail {
+namespace {
+
+// A node this user may open: the probe asks access(2) through `test -r -a -w`.
+void add_node(Snapshot& s, const std::string& node) {
+  s.files[node] = FileEntry::of_node(FileKind::char_device);
+  ToolEntry access;
+  access.argv = node_access_argv(node);
+  access.run.ms = 1;
+  s.tools[access.argv] = access;
+}
+
+}  // namespace
 
 void add_tpu(const Plan& plan, Snapshot& s) {
   const HostSpec& spec = *plan.spec;
@@ -25,13 +38,13 @@ void add_tpu(const Plan& plan, Snapshot& s) {
     if (sku.kernel_driver == "vfio-pci") {
       const std::string g = std::to_string(group++);
       s.files[dir + "/iommu_group"] = FileEntry::of_link("../../../../kernel/iommu_groups/" + g);
-      s.files["/dev/vfio/" + g] = FileEntry::of_node(FileKind::char_device);
+      add_node(s, "/dev/vfio/" + g);
       any_vfio = true;
     } else {
       const std::string name = "accel" + std::to_string(accel++);
       s.files["/sys/class/accel/" + name + "/device"] =
           FileEntry::of_link("../../../bus/pci/devices/" + d.address);
-      s.files["/dev/" + name] = FileEntry::of_node(FileKind::char_device);
+      add_node(s, "/dev/" + name);
     }
   }
   if (any_vfio) s.files["/dev/vfio/vfio"] = FileEntry::of_node(FileKind::char_device);
