@@ -41,7 +41,10 @@ std::string extract(const std::string& tarball, const std::string& top) {
   if (!fs::exists(archive)) return "";
   std::string dir = temp_dir();
   std::string command = "tar -xjf '" + archive + "' -C '" + dir + "'";
-  if (std::system(command.c_str()) != 0) return "";
+  if (std::system(command.c_str()) != 0) {
+    ADD_FAILURE() << command << " failed (ci/setup installs tar and bzip2)";
+    return "";
+  }
   return dir + "/" + top;
 }
 
