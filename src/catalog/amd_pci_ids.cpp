@@ -10,6 +10,8 @@ namespace {
 // lines under "1002  Advanced Micro Devices, Inc. [AMD/ATI]"); the bracketed
 // marketing name is preferred, the codename kept in parentheses.
 constexpr std::array kModels = {
+    // "150e  Strix [Radeon 880M / 890M]" (Ryzen AI 300 "Strix Point" APUs)
+    AmdGpuModel{0x150e, "AMD Radeon 880M/890M Graphics (Strix Point)", true},
     // "1586  Strix Halo [Radeon Graphics / Radeon 8050S Graphics / Radeon 8060S Graphics]"
     // (Ryzen AI Max 385/390/395; the variants share the id and differ by CU count)
     AmdGpuModel{0x1586, "AMD Radeon 8050S/8060S Graphics (Strix Halo)", true},

@@ -4,13 +4,19 @@
 #include <exception>
 #include <future>
 
+#include "src/probe/amd_xdna_probe.h"
+#include "src/probe/apple_probe.h"
 #include "src/probe/cpu_probe.h"
 #include "src/probe/cuda_probe.h"
 #include "src/probe/gaudi_probe.h"
+#include "src/probe/intel_npu_probe.h"
 #include "src/probe/neuron_probe.h"
+#include "src/probe/oneapi_probe.h"
 #include "src/probe/qualcomm_probe.h"
 #include "src/probe/rocm_probe.h"
 #include "src/probe/tpu_probe.h"
+#include "src/probe/vulkan_probe.h"
+#include "src/registry/cross_api_identity.h"
 
 namespace hwaccel {
 
@@ -18,6 +24,11 @@ std::vector<std::unique_ptr<Probe>> all_probes() {
   std::vector<std::unique_ptr<Probe>> probes;
   probes.push_back(std::make_unique<CudaProbe>());
   probes.push_back(std::make_unique<RocmProbe>());
+  probes.push_back(std::make_unique<AppleProbe>());
+  probes.push_back(std::make_unique<VulkanProbe>());
+  probes.push_back(std::make_unique<IntelNpuProbe>());
+  probes.push_back(std::make_unique<AmdXdnaProbe>());
+  probes.push_back(std::make_unique<OneapiProbe>());
   probes.push_back(std::make_unique<TpuProbe>());
   probes.push_back(std::make_unique<GaudiProbe>());
   probes.push_back(std::make_unique<NeuronProbe>());
@@ -80,6 +91,7 @@ Detection detect(Host& host, const DetectOptions& options) {
     for (auto& w : r.warnings) d.warnings.push_back(std::move(w));
     for (auto& l : r.links) d.links.push_back(std::move(l));
   }
+  join_entries_by_uuid(d.entries);
   std::sort(d.links.begin(), d.links.end());
   d.links.erase(std::unique(d.links.begin(), d.links.end()), d.links.end());
   return d;

@@ -39,6 +39,7 @@ FILE_TARGETS = [
     ("/sys/class/drm/*/device/mem_info_*", "amdgpu_sysfs"),
     ("/sys/class/drm/*/device/current_*_partition", "amdgpu_sysfs"),
     ("/sys/class/kfd/kfd/topology/nodes/*/properties", "amdgpu_kfd_topology"),
+    ("/proc/device-tree/compatible", "apple_system_profiler"),
     ("/sys/class/kfd/kfd/topology/nodes/*/mem_banks/*/properties", "amdgpu_kfd_topology"),
 ]
 
@@ -100,7 +101,15 @@ def target_of(path):
 
 
 # The other vendors' tools, by program name.
-OTHER_TOOL_TARGETS = {"hl-smi": "hl_smi_csv", "neuron-ls": "neuron_ls_json", "qaic-util": "qaic_util"}
+OTHER_TOOL_TARGETS = {
+    "hl-smi": "hl_smi_csv",
+    "neuron-ls": "neuron_ls_json",
+    "qaic-util": "qaic_util",
+    "vulkaninfo": "vulkaninfo_summary",
+    "system_profiler": "apple_system_profiler",
+    "sysctl": "apple_system_profiler",
+    "xpu-smi": "xpu_smi_discovery",
+}
 
 
 def tool_targets(argv):
@@ -148,7 +157,7 @@ def from_fixtures(seeds):
                 if run:
                     seeds.add(target, run)
                 if err:
-                    seeds.add("nvidia_smi_errors", err)
+                    seeds.add(target if target in OTHER_TOOL_TARGETS.values() else "nvidia_smi_errors", err)
         visible = (doc.get("env") or {}).get("CUDA_VISIBLE_DEVICES")
         if visible is not None:
             seeds.add("nvidia_visible_devices", str(visible))

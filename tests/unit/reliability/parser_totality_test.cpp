@@ -10,6 +10,8 @@
 
 #include "src/probe/amdgpu_kfd_topology.h"
 #include "src/probe/amdgpu_sysfs.h"
+#include "src/probe/apple_silicon.h"
+#include "src/probe/apple_system_profiler.h"
 #include "src/probe/nvidia_gpu_information.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
@@ -19,6 +21,8 @@
 #include "src/probe/pci_bus.h"
 #include "src/probe/proc_cpuinfo.h"
 #include "src/probe/proc_meminfo.h"
+#include "src/probe/vulkaninfo_summary.h"
+#include "src/probe/xpu_smi_discovery.h"
 #include "src/registry/saved_detection.h"
 #include "src/snapshot/snapshot_codec.h"
 
@@ -91,6 +95,17 @@ TEST(ParserTotality, EveryParserAnswersHostileText) {
       if (node.gfx_target_version) (void)gfx_target_name(*node.gfx_target_version);
       (void)parse_kfd_mem_bank_size(text);
       (void)detection_from_json_text(text);
+      (void)parse_vulkaninfo_summary(text);
+      (void)known_vulkaninfo_error(text);
+      (void)vulkan_api_version_text(text);
+      (void)vulkan_driver_version_text(text, 0x10de);
+      (void)parse_vulkan_uuid(text);
+      (void)parse_sp_displays_json(text);
+      (void)metal_family_text(text);
+      (void)parse_sysctl_u64(text);
+      (void)apple_soc_name(text);
+      (void)parse_xpu_smi_discovery(text);
+      (void)without_trademarks(text);
       Snapshot snapshot;
       (void)parse_snapshot(text, "hostile.yaml", snapshot);
     });
