@@ -160,7 +160,7 @@ class NpuScan {
           ReasonCode::driver_not_found,
           node + " is missing (" + kind.error().errno_name() + ") though " + "the driver is bound"};
     }
-    e.provenance.push_back("stat:" + node);
+    e.provenance.push_back("file:" + node + " (stat)");
     ToolRun test = host_.run({"test", "-r", node, "-a", "-w", node});
     if (test.outcome == ToolOutcome::exited) {
       e.provenance.push_back("tool:test -r " + node + " -a -w " + node);

@@ -122,7 +122,8 @@ class VulkanScan {
         auto at = std::find_if(devices.begin(), devices.end(),
                                [&](const PciDevice& p) { return p.address == *address; });
         if (devices.empty() || (at != devices.end() && at->vendor == *d.vendor_id)) {
-          e.provenance.push_back("vulkaninfo deviceUUID (AMD: PCI domain, bus, device, function)");
+          e.provenance.push_back(
+              "tool:vulkaninfo --summary (deviceUUID: AMD's PCI domain, bus, device, function)");
           return *address;
         }
       }

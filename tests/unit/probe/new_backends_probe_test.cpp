@@ -208,6 +208,8 @@ TEST(VulkanProbe, RadvSharesThePciAddressOfItsUuid) {
   EXPECT_EQ(r.entries[0].physical_id, "pci:0000:0c:00.0");
   EXPECT_EQ(r.entries[0].driver_version, "Mesa 25.3.5");
   EXPECT_EQ(r.entries[0].compute_class, "vulkan-1.4.328");
+  for (const auto& p : r.entries[0].provenance)  // the schema's provenance kinds
+    EXPECT_TRUE(p.rfind("tool:", 0) == 0 || p.rfind("file:", 0) == 0) << p;
 }
 
 TEST(VulkanProbe, NvidiaJoinsItsCudaEntryByUuid) {
