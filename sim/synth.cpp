@@ -126,6 +126,11 @@ Snapshot synthesize(const HostSpec& spec) {
   detail::add_amd(plan, s);
   detail::add_tpu(plan, s);
   detail::add_gaudi(plan, s);
+  // No Vulkan loader on a synthesised host: the vulkan backend says tool-not-found.
+  ToolEntry vulkaninfo;
+  vulkaninfo.argv = {"vulkaninfo", "--summary"};
+  vulkaninfo.run.outcome = ToolOutcome::not_found;
+  s.tools[vulkaninfo.argv] = vulkaninfo;
   return s;
 }
 

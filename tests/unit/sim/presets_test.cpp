@@ -98,6 +98,16 @@ const std::vector<std::string> kNotSynthesisedYet = {
     "inf2-48xlarge",
     "qualcomm-ai100",
     "trn1-32xlarge",
+    // Apple (darwin tools), Vulkan, Intel/AMD NPUs and Intel GPUs: no synthesis yet.
+    "intel-max-1550",
+    "llvmpipe-only",
+    "mac-studio-m2-ultra",
+    "macbook-pro-m3-max",
+    "meteor-lake-npu",
+    "meteor-lake-npu-denied",
+    "ryzen-ai-laptop",
+    "vulkan-desktop",
+    "vulkan-no-driver",
 };
 
 TEST(Presets, EveryFixtureHostHasAPreset) {
