@@ -162,7 +162,14 @@ nlohmann::json without_kernel_facts(const std::string& text) {
 
 class HwsimRunDetect : public ::testing::TestWithParam<std::string> {};
 
+// Hosts a live run on this Linux machine cannot become: another OS (facts.os darwin is
+// the kernel's answer, not a file), or a node whose EACCES a root run does not meet.
+const std::vector<std::string> kNotRunnable = {"mac-studio-m2-ultra", "macbook-pro-m3-max",
+                                               "meteor-lake-npu-denied"};
+
 TEST_P(HwsimRunDetect, LiveDetectionUnderRunEqualsReplay) {
+  if (std::find(kNotRunnable.begin(), kNotRunnable.end(), GetParam()) != kNotRunnable.end())
+    GTEST_SKIP() << GetParam() << " cannot be reproduced by a live run here";
   REQUIRE_NAMESPACE();
   auto replay = run_command(bin("hwsim") + " replay --json " + fixture(GetParam()));
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
