@@ -8,7 +8,7 @@ namespace {
 
 // The figures are the fixtures' (each fixture's header says where they come
 // from); the presets restate the machine in spec form, not the files.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kPresets = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kPresets = {{
     {"amd-no-driver", R"(schema: hwsim-spec/1
 label: amd-no-driver
 hostname: ws-nodriver-01
@@ -115,6 +115,20 @@ accelerators:
     mig: [3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb]
 drivers: {nvidia: {state: ok, version: 590.48.01}}
 )"},
+    {"inf2-48xlarge", R"(schema: hwsim-spec/1
+label: inf2-48xlarge
+hostname: ip-172-31-20-17
+kernel: 6.8.0-1021-aws
+cpu: {model: "AMD EPYC 7R13 Processor", uarch: zen3, sockets: 2, cores: 48, threads: 2}
+memory: {total: 792537804 kB, available: 786220480 kB}
+accelerators:
+  - sku: inferentia2
+    count: 12
+    bus: ["10:1c.0", "10:1d.0", "10:1e.0", "10:1f.0", "20:1c.0", "20:1d.0", "20:1e.0", "20:1f.0",
+          "30:1c.0", "30:1d.0", "30:1e.0", "30:1f.0"]
+env: {PATH: "/opt/aws/neuron/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+dmi: {vendor: Amazon EC2, product: inf2.48xlarge}
+)"},
     {"mi300x-8", R"(schema: hwsim-spec/1
 label: mi300x-8
 hostname: mi300x-01
@@ -124,6 +138,21 @@ memory: {total: 1584835380 kB, available: 1565432100 kB}
 accelerators:
   - {sku: mi300x, count: 8, bus: [05, 26, 46, 65, 85, a6, c6, e5], compute_partition: SPX}
 dmi: {vendor: Supermicro, product: AS -8125GS-TNMR2}
+)"},
+    {"trn1-32xlarge", R"(schema: hwsim-spec/1
+label: trn1-32xlarge
+hostname: ip-172-31-44-201
+kernel: 6.8.0-1021-aws
+# 128 vCPUs as the fixture's facts say; its one cpuinfo block names an 8480C (kept here)
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480C", uarch: sapphire-rapids, sockets: 2, cores: 32, threads: 2}
+memory: {total: 528243012 kB, available: 523880508 kB}
+accelerators:
+  - sku: trainium
+    count: 16
+    bus: ["10:1c.0", "10:1d.0", "10:1e.0", "10:1f.0", "20:1c.0", "20:1d.0", "20:1e.0", "20:1f.0",
+          "30:1c.0", "30:1d.0", "30:1e.0", "30:1f.0", "40:1c.0", "40:1d.0", "40:1e.0", "40:1f.0"]
+tools: []
+dmi: {vendor: Amazon EC2, product: trn1.32xlarge}
 )"},
     {"nvidia-mismatch", R"(schema: hwsim-spec/1
 label: nvidia-mismatch

@@ -100,6 +100,17 @@ const std::vector<Sku>& skus() {
     gaudi3.pci_class = 0x120000, gaudi3.name = "HL-325L", gaudi3.memory_mib = 131072;
     gaudi3.idle_used_mib = 672, gaudi3.driver = "1.24.1-b336d5e";
     v.push_back(gaudi3);
+    // [FIX inf2-48xlarge, trn1-32xlarge]: aws-neuron-driver ids 1d0f:7264 (Inferentia2) and
+    // 1d0f:7164 (Trainium), class 0880, bound to neuron-driver; 32 GiB and 2 NeuronCores each
+    // (neuron-ls memory_size 34359738368, nc_count 2); driver 2.24.7.0.
+    Sku inf2;
+    inf2.id = "inferentia2", inf2.neuron = true, inf2.pci_device = 0x7264;
+    inf2.pci_class = 0x088000, inf2.name = "Inferentia2", inf2.memory_mib = 32768;
+    inf2.neuron_cores = 2, inf2.driver = "2.24.7.0";
+    v.push_back(inf2);
+    Sku trn1 = inf2;
+    trn1.id = "trainium", trn1.pci_device = 0x7164, trn1.name = "Trainium";
+    v.push_back(trn1);
     return v;
   }();
   return kSkus;

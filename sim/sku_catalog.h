@@ -13,10 +13,12 @@
 namespace hwaccel::sim {
 
 struct Sku {
-  std::string_view id;  // "h100-sxm"
-  bool nvidia = false;  // else AMD, unless tpu
-  bool tpu = false;     // Google TPU (PCI vendor 0x1ae0)
-  bool gaudi = false;   // Intel Gaudi (PCI vendor 0x1da3)
+  std::string_view id;   // "h100-sxm"
+  bool nvidia = false;   // else AMD, unless tpu
+  bool tpu = false;      // Google TPU (PCI vendor 0x1ae0)
+  bool gaudi = false;    // Intel Gaudi (PCI vendor 0x1da3)
+  bool neuron = false;   // AWS Inferentia / Trainium (PCI vendor 0x1d0f)
+  int neuron_cores = 0;  // NeuronCores per device (neuron-ls nc_count)
   std::uint16_t pci_device = 0;
   std::uint16_t subsystem_vendor = 0, subsystem_device = 0;
   std::uint32_t pci_class = 0x030200;  // 0x030000 VGA, 0x030200 3D, 0x120000 accelerator

@@ -317,7 +317,7 @@ std::optional<SpecError> parse_spec(std::string_view text, std::string_view file
     if (root["ib_ports"]) spec.ib_ports = integer(root["ib_ports"], "ib_ports", 0, 32);
     if (root["drivers"]) {
       const auto& d = root["drivers"];
-      expect_keys(d, "drivers", {"nvidia", "amdgpu", "tpu", "habanalabs"});
+      expect_keys(d, "drivers", {"nvidia", "amdgpu", "tpu", "habanalabs", "neuron"});
       for (const auto& kv : d) {
         const std::string name = kv.first.as<std::string>();
         DriverSpec ds;

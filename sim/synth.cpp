@@ -84,7 +84,8 @@ Plan make_plan(const HostSpec& spec) {
         d.numa = a.numa[i];
       else if (spec.cpu.sockets > 1)
         d.numa = i * spec.cpu.sockets / a.count;
-      (sku->gaudi    ? plan.gaudi
+      (sku->neuron   ? plan.neuron
+       : sku->gaudi  ? plan.gaudi
        : sku->tpu    ? plan.tpu
        : sku->nvidia ? plan.nvidia
                      : plan.amd)
@@ -95,6 +96,7 @@ Plan make_plan(const HostSpec& spec) {
   std::stable_sort(plan.nvidia.begin(), plan.nvidia.end(), by_address);
   std::stable_sort(plan.amd.begin(), plan.amd.end(), by_address);
   std::stable_sort(plan.tpu.begin(), plan.tpu.end(), by_address);
+  std::stable_sort(plan.neuron.begin(), plan.neuron.end(), by_address);
   return plan;
 }
 
@@ -126,6 +128,7 @@ Snapshot synthesize(const HostSpec& spec) {
   detail::add_amd(plan, s);
   detail::add_tpu(plan, s);
   detail::add_gaudi(plan, s);
+  detail::add_neuron(plan, s);
   // No Vulkan loader on a synthesised host: the vulkan backend says tool-not-found.
   ToolEntry vulkaninfo;
   vulkaninfo.argv = {"vulkaninfo", "--summary"};

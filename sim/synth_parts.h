@@ -25,6 +25,7 @@ struct Plan {
   std::vector<Device> amd;     // PCI order
   std::vector<Device> tpu;     // PCI order
   std::vector<Device> gaudi;   // hl-smi's order: the spec's, not the bus's
+  std::vector<Device> neuron;  // PCI order
   std::uint64_t seed = 0;      // from the label and spec.seed
 };
 
@@ -41,5 +42,6 @@ void add_nvidia(const Plan& plan, Snapshot& s);
 void add_amd(const Plan& plan, Snapshot& s);
 void add_tpu(const Plan& plan, Snapshot& s);
 void add_gaudi(const Plan& plan, Snapshot& s);
+void add_neuron(const Plan& plan, Snapshot& s);
 
 }  // namespace hwaccel::sim::detail

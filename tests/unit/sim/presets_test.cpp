@@ -95,9 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, PresetMatchesFixture,
 // probes landed after sim/ was written). Listed by name so that a new fixture
 // without a preset fails here until it gets one or is listed with a reason.
 const std::vector<std::string> kNotSynthesisedYet = {
-    "inf2-48xlarge",
     "qualcomm-ai100",
-    "trn1-32xlarge",
     // Apple (darwin tools), Vulkan, Intel/AMD NPUs and Intel GPUs: no synthesis yet.
     "intel-max-1550",
     "llvmpipe-only",
