@@ -5,9 +5,12 @@
 
 #include "src/report/schemas.h"
 
+#include "cli/common/cost_command.h"
 #include "cli/common/detect_command.h"
 #include "cli/common/devices_command.h"
 #include "cli/common/exit_codes.h"
+#include "cli/common/plan_command.h"
+#include "cli/common/train_command.h"
 
 int main(int argc, char** argv) {
   using namespace hwaccel::cli;
@@ -30,6 +33,18 @@ int main(int argc, char** argv) {
       "select", "The device for a request (default: the best ready accelerator, else the CPU)");
   add_select_flags(*select, select_args);
 
+  PlanArgs plan_args;
+  auto* plan =
+      app.add_subcommand("plan", "What a model needs, whether it fits, how to split it, how fast");
+  add_plan_flags(*plan, plan_args);
+  TrainArgs train_args;
+  auto* train =
+      app.add_subcommand("train", "Memory per device for fine-tuning (full, LoRA, QLoRA, ...)");
+  add_train_flags(*train, train_args);
+  CostArgs cost_args;
+  auto* cost = app.add_subcommand("cost", "The cheapest cloud instances a model fits on");
+  add_cost_flags(*cost, cost_args);
+
   std::string schema_name;
   auto* schema = app.add_subcommand("schema", "Print the JSON Schema of an output document");
   schema->add_option("name", schema_name, "hwaccel-detect-1, hwaccel-devices-1 or hwaccel-select-1")
@@ -45,6 +60,9 @@ int main(int argc, char** argv) {
     if (detect->parsed()) return run_detect(detect_args);
     if (devices->parsed()) return run_devices(devices_args);
     if (select->parsed()) return run_select(select_args);
+    if (plan->parsed()) return run_plan(plan_args);
+    if (train->parsed()) return run_train(train_args);
+    if (cost->parsed()) return run_cost(cost_args);
     if (schema->parsed()) {
       // Accept the document's own name too: hwaccel-detect/1.
       std::string name = schema_name;

@@ -15,6 +15,7 @@ enum ExitCode : int {
   kExitNotReady = 8,      // a request names a device or backend that is not ready (reason printed)
   kExitUnsatisfied = 9,   // nothing satisfies the request (what is available is printed)
   kExitCheckFailed = 10,  // hwsim check: a snapshot's replay differs from its goldens
+  kExitDoesNotFit = 11,   // plan/train/cost: the model does not fit (what would is printed)
 };
 
 }  // namespace hwaccel::cli

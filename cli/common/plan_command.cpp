@@ -1,0 +1,161 @@
+#include "cli/common/plan_command.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "cli/common/exit_codes.h"
+#include "cli/common/host_source.h"
+#include "src/host/live_host.h"
+#include "src/plan/planner.h"
+#include "src/registry/reserve.h"
+#include "src/report/plan_report.h"
+
+namespace hwaccel::cli {
+
+void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
+  cmd.add_option("--model", a.model, "A built-in model name (Llama-3-70B) or path/config.json");
+  cmd.add_option("--params", a.params, "A bare parameter count (70B) for a Llama-like model");
+  cmd.add_option("--quant", a.quant, "Weight format: " + plan::quant_names());
+  cmd.add_option("--kv", a.kv, "KV-cache element type: fp16, fp8 or q8_0 (default fp16)");
+  cmd.add_option("--context", a.context, "Tokens per sequence (default 4096)")
+      ->check(CLI::Range(1, 10000000));
+  cmd.add_option("--batch", a.batch, "Sequences held at once (default 1)")
+      ->check(CLI::Range(1, 100000));
+  cmd.add_option("--decode-batch", a.decode_batch,
+                 "Batch B of the second decode estimate (default 32)")
+      ->check(CLI::Range(1, 100000));
+  cmd.add_flag("--json", a.json, "Print hwaccel-plan/1 JSON");
+  auto* host =
+      cmd.add_option("--host", a.host_path, "Plan on a snapshot FILE instead of this machine");
+  auto* root = cmd.add_option("--root", a.root, "Read files under DIR as if it were /")
+                   ->check(CLI::ExistingDirectory);
+  host->excludes(root);
+  cmd.add_option("--timeout", a.timeout_s, "Seconds each probe tool may run (default 5)")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--reserve", a.reserve, "Memory that must stay free per device (default 3584M)");
+  cmd.add_option("--devices", a.devices_file,
+                 "A DEVICES.toml SKU catalogue instead of the built-in one");
+  cmd.add_option("--on", a.on, "Only these devices (cuda:0,cuda:1,cpu:0)");
+  cmd.add_option("--add", a.add, "What-if: add SKU[xN] from the catalogue (h100-sxmx8)");
+  cmd.add_option("--remove", a.remove, "What-if: leave out a device (cuda:3)");
+}
+
+Loaded load_catalogue(const std::string& file) {
+  Loaded l;
+  if (file.empty()) {
+    l.catalogue = plan::builtin_catalogue();
+    return l;
+  }
+  LiveHost host;
+  auto text = host.read(file);
+  if (!text) {
+    std::cerr << "error: --devices " << file << ": " << text.error().message << "\n";
+    l.exit = kExitBadInput;
+    return l;
+  }
+  auto parsed = plan::parse_catalogue(*text, file);
+  if (!parsed.catalogue) {
+    std::cerr << "error: " << parsed.error << "\n";
+    l.exit = kExitBadInput;
+    return l;
+  }
+  l.catalogue = std::move(parsed.catalogue);
+  return l;
+}
+
+int load_model(const std::string& model, const std::string& params, Loaded& out) {
+  if (model.empty() == params.empty()) {
+    std::cerr << "error: give one of --model NAME|config.json or --params COUNT\n";
+    return kExitUsage;
+  }
+  plan::ModelResult r;
+  if (!params.empty()) {
+    r = plan::model_from_params(params);
+    if (!r.spec) {
+      std::cerr << "error: " << r.error << "\n";
+      return kExitUsage;
+    }
+  } else if (model.find('/') != std::string::npos ||
+             (model.size() > 5 && model.substr(model.size() - 5) == ".json")) {
+    LiveHost host;
+    auto text = host.read(model);
+    if (!text) {
+      std::cerr << "error: --model " << model << ": " << text.error().message << "\n";
+      return kExitBadInput;
+    }
+    r = plan::parse_hf_config(*text, model);
+    if (!r.spec) {
+      std::cerr << "error: " << r.error << "\n";
+      return kExitBadInput;
+    }
+  } else {
+    r = plan::builtin_model(model);
+    if (!r.spec) {
+      std::cerr << "error: " << r.error << "\n";
+      return kExitUsage;
+    }
+  }
+  out.spec = std::move(r.spec);
+  return kExitOk;
+}
+
+int load_devices(const PlanArgs& a, Loaded& out) {
+  auto opened = open_host(a.host_path, a.root, a.timeout_s);
+  if (opened.exit != kExitOk) return opened.exit;
+  out.source = opened.source;
+  Detection det = detect(*opened.host);
+  std::optional<std::string> flag;
+  if (!a.reserve.empty()) flag = a.reserve;
+  auto choice = choose_reserve(flag, opened.host->env(kReserveEnv));
+  if (!choice.reserve) {
+    std::cerr << "error: " << choice.error << "\n";
+    return kExitBadReserve;
+  }
+  out.reserve_bytes = double(choice.reserve->bytes);
+  out.reserve_text = format_mib(choice.reserve->bytes) + " (" + choice.reserve->source + ")";
+  plan::DeviceOptions o;
+  std::stringstream on(a.on);
+  for (std::string item; std::getline(on, item, ',');)
+    if (!item.empty()) o.on.push_back(item);
+  o.add = a.add;
+  o.remove = a.remove;
+  o.reserve_bytes = out.reserve_bytes;
+  auto built = plan::build_devices(det, *out.catalogue, o);
+  if (!built.set) {
+    std::cerr << "error: " << built.error << "\n";
+    return kExitUsage;
+  }
+  out.devices = std::move(built.set);
+  return kExitOk;
+}
+
+int run_plan(const PlanArgs& a) {
+  Loaded l = load_catalogue(a.devices_file);
+  if (l.exit != kExitOk) return l.exit;
+  if (int rc = load_model(a.model, a.params, l); rc != kExitOk) return rc;
+  std::string qname = a.quant.empty() ? l.spec->dtype : a.quant;
+  const plan::QuantLevel* q = plan::find_quant(qname);
+  if (!q) {
+    std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names() << "\n";
+    return kExitUsage;
+  }
+  if (!plan::kv_bytes_per_element(a.kv)) {
+    std::cerr << "error: --kv " << a.kv << ": expected fp16, fp8 or q8_0\n";
+    return kExitUsage;
+  }
+  if (int rc = load_devices(a, l); rc != kExitOk) return rc;
+  plan::PlanRequest req;
+  req.spec = *l.spec;
+  req.quant = *q;
+  req.workload.context = a.context;
+  req.workload.batch = a.batch;
+  req.workload.kv = a.kv;
+  req.decode_batch = a.decode_batch;
+  auto result = plan::make_plan(req, *l.devices, *l.catalogue);
+  PlanContext ctx{l.source, l.catalogue->origin, l.reserve_text};
+  std::cout << (a.json ? render_plan_json(result, *l.devices, ctx)
+                       : render_plan_text(result, *l.devices, ctx));
+  return result.fits() ? kExitOk : kExitDoesNotFit;
+}
+
+}  // namespace hwaccel::cli

@@ -1,0 +1,52 @@
+// `hwaccel plan`: what a model needs and how to split it over the devices
+// found (or a snapshot's, or what-if additions).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/plan/catalogue.h"
+#include "src/plan/devices.h"
+#include "src/plan/model_spec.h"
+
+namespace hwaccel::cli {
+
+struct PlanArgs {
+  bool json = false;
+  std::string model;   // built-in name or path/config.json
+  std::string params;  // --params 70B
+  std::string quant;   // empty: the model's published dtype
+  std::string kv = "fp16";
+  int context = 4096;
+  int batch = 1;
+  int decode_batch = 32;
+  std::string host_path;
+  std::string root;
+  double timeout_s = 5.0;
+  std::string reserve;
+  std::string devices_file;  // --devices FILE: replaces the built-in catalogue
+  std::string on;            // --on cuda:0,cuda:1
+  std::vector<std::string> add;
+  std::vector<std::string> remove;
+};
+
+void add_plan_flags(CLI::App& command, PlanArgs& args);
+int run_plan(const PlanArgs& args);
+
+// Shared with `train` and `cost`.
+struct Loaded {
+  int exit = 0;
+  std::optional<plan::Catalogue> catalogue;
+  std::optional<plan::ModelSpec> spec;
+  std::optional<plan::DeviceSet> devices;
+  std::string source;
+  std::string reserve_text;
+  double reserve_bytes = 0;
+};
+Loaded load_catalogue(const std::string& devices_file);
+int load_model(const std::string& model, const std::string& params, Loaded& out);
+int load_devices(const PlanArgs& args, Loaded& out);
+
+}  // namespace hwaccel::cli

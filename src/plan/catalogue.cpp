@@ -1,0 +1,256 @@
+#include "src/plan/catalogue.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "src/plan/toml_fields.h"
+
+namespace hwaccel::plan {
+
+bool Sku::is_native(std::string_view format) const {
+  return std::find(native.begin(), native.end(), format) != native.end();
+}
+
+double Sku::peak(std::string_view format) const {
+  auto it = peak_flops.find(std::string(format));
+  return it == peak_flops.end() ? 0 : it->second;
+}
+
+const Sku* Catalogue::find(std::string_view id) const {
+  for (const auto& s : skus) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+const PerfClass* Catalogue::perf(const Sku& sku) const {
+  auto it = perf_classes.find(sku.perf_class);
+  return it == perf_classes.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The length of the longest match string of `sku` found in `name`; 0 when none.
+std::size_t match_length(const Sku& sku, const std::string& name) {
+  std::size_t best = 0;
+  std::string lname = lower(name);
+  for (const auto& m : sku.match) {
+    std::string lm = lower(m);
+    if (lname.find(lm) != std::string::npos) best = std::max(best, lm.size());
+  }
+  return best;
+}
+
+}  // namespace
+
+const Sku* Catalogue::match(const Entry& entry) const {
+  if (entry.pci_vendor_id && entry.pci_device_id) {
+    std::vector<const Sku*> hits;
+    for (const auto& s : skus) {
+      for (const auto& [v, d] : s.pci) {
+        if (v == *entry.pci_vendor_id && d == *entry.pci_device_id) hits.push_back(&s);
+      }
+    }
+    if (hits.size() == 1) return hits.front();
+    const Sku* best = nullptr;
+    std::size_t best_len = 0;
+    for (const auto* s : hits) {
+      auto len = match_length(*s, entry.name);
+      if (len > best_len) best = s, best_len = len;
+    }
+    if (best) return best;
+  }
+  const Sku* best = nullptr;
+  std::size_t best_len = 0;
+  for (const auto& s : skus) {
+    if ((s.type == "cpu") != (entry.type == DeviceType::cpu)) continue;
+    auto len = match_length(s, entry.name);
+    if (len > best_len) best = &s, best_len = len;
+  }
+  return best;
+}
+
+std::vector<std::string> Catalogue::ids() const {
+  std::vector<std::string> out;
+  for (const auto& s : skus) out.push_back(s.id);
+  return out;
+}
+
+namespace {
+
+// The numeric fields of a [[sku]] that need a `sources` entry when present.
+const std::set<std::string>& sourced_fields() {
+  static const std::set<std::string> f{"memory_gb",     "bandwidth_gbs",   "peak_tflops",
+                                       "compute_units", "usable_fraction", "fabric_gbs",
+                                       "host_link_gbs"};
+  return f;
+}
+
+std::uint16_t hex16(const TableReader& r, const std::string& text) {
+  std::size_t used = 0;
+  unsigned long v = 0;
+  try {
+    v = std::stoul(text, &used, 16);
+  } catch (...) {
+    used = 0;
+  }
+  if (used != text.size() || text.size() != 4 || v > 0xffff)
+    r.fail("pci", "\"" + text + "\": expected VVVV:DDDD in hex (10de:2330)");
+  return static_cast<std::uint16_t>(v);
+}
+
+Sku read_sku(const TableReader& r) {
+  r.allow_only({"id",
+                "name",
+                "vendor",
+                "family",
+                "type",
+                "match",
+                "pci",
+                "memory_gb",
+                "memory_type",
+                "unified",
+                "usable_fraction",
+                "bandwidth_gbs",
+                "peak_tflops",
+                "native",
+                "target",
+                "compute_units",
+                "perf_class",
+                "fabric",
+                "fabric_gbs",
+                "host_link_gbs",
+                "sources"});
+  Sku s;
+  s.location = location(r.file(), r.raw().source());
+  s.id = r.text("id");
+  s.name = r.text("name");
+  s.vendor = r.text("vendor");
+  s.family = r.text("family");
+  s.type = r.text("type");
+  static const std::set<std::string> types{"gpu", "npu", "tpu", "cpu"};
+  if (!types.count(s.type)) r.fail("type", "\"" + s.type + "\": expected gpu, npu, tpu or cpu");
+  s.match = r.texts("match");
+  for (const auto& p : r.texts("pci")) {
+    auto colon = p.find(':');
+    if (colon == std::string::npos) r.fail("pci", "\"" + p + "\": expected VVVV:DDDD in hex");
+    s.pci.emplace_back(hex16(r, p.substr(0, colon)), hex16(r, p.substr(colon + 1)));
+  }
+  double gb = r.number("memory_gb");
+  if (gb < 0) r.fail("memory_gb", "must not be negative");
+  s.memory_bytes = gb * 1e9;
+  s.memory_type = r.text("memory_type");
+  s.unified = r.boolean_or("unified", false);
+  s.usable_fraction = r.number("usable_fraction");
+  if (s.usable_fraction <= 0 || s.usable_fraction > 1)
+    r.fail("usable_fraction", "expected a fraction in (0, 1]");
+  s.bandwidth_bytes_s = r.number("bandwidth_gbs") * 1e9;
+  if (s.bandwidth_bytes_s <= 0) r.fail("bandwidth_gbs", "expected a positive number");
+
+  auto peaks = r.sub("peak_tflops");
+  std::set<std::string> formats(known_formats().begin(), known_formats().end());
+  peaks.allow_only(formats);
+  for (const auto& f : known_formats()) {
+    if (!peaks.has(f)) continue;
+    double v = peaks.number(f);
+    if (v < 0) peaks.fail(f, "must not be negative");
+    if (v > 0) s.peak_flops[f] = v * 1e12;
+  }
+  s.native = r.texts("native");
+  for (const auto& f : s.native) {
+    if (!formats.count(f))
+      r.fail("native", "\"" + f + "\": not a format (fp32, bf16, fp16, fp8, int8, fp4)");
+    if (s.peak(f) <= 0)
+      r.fail("native", "\"" + f + "\" is native but peak_tflops." + f +
+                           " is zero or missing (inconsistent entry)");
+  }
+  for (const auto& [f, v] : s.peak_flops) {
+    if (!s.is_native(f))
+      peaks.fail(f, "a peak for \"" + f + "\" but it is not in native (inconsistent entry)");
+  }
+  s.target = r.text("target");
+  s.compute_units = static_cast<int>(r.number("compute_units"));
+  s.perf_class = r.text("perf_class");
+  s.fabric = r.text("fabric");
+  s.fabric_bytes_s = r.number_or("fabric_gbs", 0) * 1e9;
+  s.host_link_bytes_s = r.number_or("host_link_gbs", 0) * 1e9;
+  if (s.fabric != "none" && s.fabric_bytes_s <= 0)
+    r.fail("fabric_gbs", "missing: fabric \"" + s.fabric + "\" needs its bandwidth");
+
+  auto sources = r.sub("sources");
+  sources.allow_only(sourced_fields());
+  for (const auto& f : sourced_fields()) {
+    if (r.has(f) && !sources.has(f))
+      r.fail(f, "has no sources." + f + " entry (every number needs a source)");
+    if (sources.has(f)) s.sources[f] = sources.text(f);
+  }
+  return s;
+}
+
+PerfClass read_perf(const TableReader& r, const std::string& name) {
+  r.allow_only(
+      {"decode_efficiency", "prefill_efficiency", "decode_overhead_us_per_layer", "source"});
+  PerfClass p;
+  p.name = name;
+  p.decode_efficiency = r.number("decode_efficiency");
+  p.prefill_efficiency = r.number("prefill_efficiency");
+  p.decode_overhead_us_per_layer = r.number_or("decode_overhead_us_per_layer", 0);
+  p.source = r.text("source");
+  for (const char* key : {"decode_efficiency", "prefill_efficiency"}) {
+    double v = r.number(key);
+    if (v <= 0 || v > 1) r.fail(key, "expected a fraction in (0, 1]");
+  }
+  return p;
+}
+
+}  // namespace
+
+CatalogueResult parse_catalogue(std::string_view text, const std::string& file) {
+  CatalogueResult result;
+  try {
+    toml::table root = parse_toml(text, file);
+    TableReader r(root, file, "");
+    r.allow_only({"format", "perf_class", "sku"});
+    if (r.text("format") != "hwaccel-devices/1") r.fail("format", "expected \"hwaccel-devices/1\"");
+    Catalogue c;
+    c.origin = file;
+    auto classes = r.sub("perf_class");
+    for (const auto& [key, node] : classes.raw()) {
+      std::string name(key.str());
+      c.perf_classes[name] = read_perf(classes.sub(name), name);
+    }
+    const auto* skus = root.get("sku");
+    if (!skus || !skus->is_array_of_tables()) r.fail("sku", "expected [[sku]] entries");
+    std::size_t i = 0;
+    for (const auto& node : *skus->as_array()) {
+      TableReader sr(*node.as_table(), file, "sku[" + std::to_string(i++) + "]");
+      Sku s = read_sku(sr);
+      if (c.find(s.id)) sr.fail("id", "\"" + s.id + "\" is defined twice");
+      if (!c.perf_classes.count(s.perf_class))
+        sr.fail("perf_class", "\"" + s.perf_class + "\" has no [perf_class." + s.perf_class + "]");
+      c.skus.push_back(std::move(s));
+    }
+    result.catalogue = std::move(c);
+  } catch (const LocatedError& e) {
+    result.error = e.what();
+  }
+  return result;
+}
+
+const Catalogue& builtin_catalogue() {
+  static const Catalogue c = [] {
+    auto r = parse_catalogue(builtin_devices_toml(), "data/devices.toml");
+    if (!r.catalogue) throw std::logic_error("built-in catalogue: " + r.error);
+    r.catalogue->origin = "built-in";
+    return *r.catalogue;
+  }();
+  return c;
+}
+
+}  // namespace hwaccel::plan

@@ -1,0 +1,84 @@
+// The SKU catalogue (DEVICES.toml, format hwaccel-devices/1): what each kind of
+// accelerator can do, with a source for every number. Parsed from text (the
+// caller reads the file through the Host); no I/O here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/model/entry.h"
+
+namespace hwaccel::plan {
+
+// Numeric formats a device may run natively, in the catalogue's spelling.
+inline const std::vector<std::string>& known_formats() {
+  static const std::vector<std::string> formats{"fp32", "bf16", "fp16", "fp8", "int8", "fp4"};
+  return formats;
+}
+
+struct PerfClass {
+  std::string name;
+  double decode_efficiency = 0.5;           // share of memory bandwidth reached at decode
+  double prefill_efficiency = 0.3;          // share of the dense peak reached at prefill
+  double decode_overhead_us_per_layer = 0;  // fixed cost per layer per token (launches)
+  std::string source;
+};
+
+struct Sku {
+  std::string id;  // "h100-sxm"
+  std::string name;
+  std::string vendor;
+  std::string family;
+  std::string type;                                          // gpu | npu | tpu | cpu
+  std::vector<std::string> match;                            // substrings of detected names
+  std::vector<std::pair<std::uint16_t, std::uint16_t>> pci;  // vendor, device
+  double memory_bytes = 0;  // 0 for CPUs: host memory comes from detection
+  std::string memory_type;
+  bool unified = false;
+  double usable_fraction = 0.9;
+  double bandwidth_bytes_s = 0;
+  std::map<std::string, double> peak_flops;  // format -> FLOP/s, dense
+  std::vector<std::string> native;
+  std::string target;  // sm_90, gfx942
+  int compute_units = 0;
+  std::string perf_class;
+  std::string fabric;                          // nvlink | xgmi | pcie | ici | none ...
+  double fabric_bytes_s = 0;                   // per direction, per device
+  double host_link_bytes_s = 0;                // to host memory, when special (NVLink-C2C)
+  std::map<std::string, std::string> sources;  // field -> where the number comes from
+  std::string location;                        // FILE:LINE:COL of the [[sku]]
+
+  bool is_native(std::string_view format) const;
+  double peak(std::string_view format) const;  // 0 when not native
+};
+
+struct Catalogue {
+  std::string origin;  // "built-in" or the file name
+  std::vector<Sku> skus;
+  std::map<std::string, PerfClass> perf_classes;
+
+  const Sku* find(std::string_view id) const;
+  const PerfClass* perf(const Sku& sku) const;
+  // PCI id first (a unique hit, or the hit whose match string is in the name),
+  // then the longest match string found in the name. nullptr: unknown device.
+  const Sku* match(const Entry& entry) const;
+  std::vector<std::string> ids() const;
+};
+
+struct CatalogueResult {
+  std::optional<Catalogue> catalogue;
+  std::string error;  // FILE:LINE:COL: key: what was expected
+};
+
+CatalogueResult parse_catalogue(std::string_view text, const std::string& file);
+
+// The catalogue compiled into the binary (data/devices.toml).
+std::string_view builtin_devices_toml();
+std::string_view builtin_instances_toml();
+const Catalogue& builtin_catalogue();
+
+}  // namespace hwaccel::plan

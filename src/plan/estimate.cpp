@@ -1,0 +1,173 @@
+#include "src/plan/estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hwaccel::plan {
+
+namespace {
+
+struct DeviceSpeed {
+  double bandwidth = 0;  // bytes/s, already times efficiency
+  double flops = 0;      // FLOP/s at the quant's compute format, times efficiency
+  double overhead_per_layer = 0;
+};
+
+std::optional<DeviceSpeed> speed(const PlanDevice& d, const ModelCost& c, const Catalogue& cat,
+                                 std::string* missing) {
+  if (!d.known()) {
+    if (missing) *missing = d.label + " " + d.name + ": unknown device (not in the catalogue)";
+    return std::nullopt;
+  }
+  const PerfClass* perf = nullptr;
+  if (d.sku) perf = cat.perf(*d.sku);
+  if (!perf) {
+    auto it = cat.perf_classes.find("cpu");
+    if (it != cat.perf_classes.end()) perf = &it->second;
+  }
+  PerfClass fallback;
+  if (!perf) perf = &fallback;
+  DeviceSpeed s;
+  s.bandwidth = d.bandwidth() * perf->decode_efficiency;
+  std::string format = d.sku ? compute_format(c.quant, *d.sku) : "fp32";
+  s.flops = d.peak(format) * perf->prefill_efficiency;
+  s.overhead_per_layer = perf->decode_overhead_us_per_layer * 1e-6;
+  if (s.bandwidth <= 0 || s.flops <= 0) {
+    if (missing) *missing = d.label + " " + d.name + ": no bandwidth or peak for " + format;
+    return std::nullopt;
+  }
+  return s;
+}
+
+// Per-layer parameter count a token touches (for FLOPs).
+double active_params_per_layer(const ModelCost& c) {
+  const auto& p = c.params;
+  double layers = p.attention + p.dense_mlp + p.shared_experts + p.norms +
+                  p.routed_experts * p.active_fraction_of_experts;
+  if (c.spec.params_given) layers = p.active() - p.lm_head - (p.lm_head > 0 ? 0 : p.embedding);
+  return c.spec.layers ? layers / c.spec.layers : 0;
+}
+
+double head_params(const ModelCost& c) {
+  return c.params.lm_head > 0 ? c.params.lm_head : c.params.embedding;
+}
+
+// Share of the routed experts one step touches with `batch` tokens in flight.
+double expert_coverage(const ModelSpec& m, int batch) {
+  if (!m.moe()) return 1;
+  double k = double(m.experts_per_token) / m.experts;
+  return 1 - std::pow(1 - k, batch);
+}
+
+double allreduce_seconds(int tp, double bytes, double link_bytes_s) {
+  if (tp <= 1 || link_bytes_s <= 0) return 0;
+  return kFastLinkLatency + 2.0 * (tp - 1) / tp * bytes / link_bytes_s;
+}
+
+}  // namespace
+
+double attention_flops(const ModelSpec& m, int tokens) {
+  double n = tokens;
+  double dqk = m.mla() ? m.qk_nope_head_dim + m.qk_rope_head_dim : m.head_dim;
+  double dv = m.mla() ? m.v_head_dim : m.head_dim;
+  int full = m.layers - m.sliding_layers;
+  double attended_full = n / 2;
+  double attended_sliding = std::min(double(m.sliding_window), n / 2);
+  double per_token = 2.0 * m.heads * (dqk + dv);
+  return per_token * n * (full * attended_full + m.sliding_layers * attended_sliding);
+}
+
+std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
+                                          const DeviceSet& set, const Catalogue& cat, int batch,
+                                          int context, std::string* missing) {
+  const auto& m = c.spec;
+  double kv_layer = kv_bytes_per_layer(m, context, c.kv_element) * batch;
+  double expert_layer = m.layers ? c.weights.experts_total / m.layers : 0;
+  double dense_layer = c.weights.per_layer - expert_layer;
+  double layer_bytes = dense_layer + expert_layer * expert_coverage(m, batch);
+  double flops_layer = 2.0 * active_params_per_layer(c) * batch;
+  double total = 0;
+  for (std::size_t si = 0; si < plan.stages.size(); ++si) {
+    const Stage& st = plan.stages[si];
+    int tp = static_cast<int>(st.devices.size());
+    double stage = 0;
+    for (int di : st.devices) {
+      auto s = speed(set.devices[di], c, cat, missing);
+      if (!s) return std::nullopt;
+      double bytes =
+          (layer_bytes * st.layer_count + (st.head ? c.weights.head_read : 0)) / tp +
+          kv_layer * st.layer_count / std::min(tp, std::max(1, m.mla() ? 1 : m.kv_heads));
+      double flops =
+          (flops_layer * st.layer_count + (st.head ? 2.0 * head_params(c) * batch : 0)) / tp;
+      double t =
+          std::max(bytes / s->bandwidth, flops / s->flops) + s->overhead_per_layer * st.layer_count;
+      stage = std::max(stage, t);
+    }
+    // Two all-reduces of the hidden state per layer.
+    stage +=
+        2.0 * st.layer_count * allreduce_seconds(tp, 2.0 * batch * m.hidden, plan.link_bytes_s);
+    if (si + 1 < plan.stages.size())
+      stage += kSlowLinkLatency + 2.0 * batch * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
+    total += stage;
+  }
+  return total;
+}
+
+std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, const DeviceSet& set,
+                                      const Catalogue& cat, int tokens) {
+  const auto& m = c.spec;
+  double attn_layer = m.layers ? attention_flops(m, tokens) / m.layers : 0;
+  double flops_layer = 2.0 * active_params_per_layer(c) * tokens + attn_layer;
+  double total = 0;
+  for (std::size_t si = 0; si < plan.stages.size(); ++si) {
+    const Stage& st = plan.stages[si];
+    int tp = static_cast<int>(st.devices.size());
+    double stage = 0;
+    for (int di : st.devices) {
+      auto s = speed(set.devices[di], c, cat, nullptr);
+      if (!s) return std::nullopt;
+      double flops = (flops_layer * st.layer_count + (st.head ? 2.0 * head_params(c) : 0)) / tp;
+      // Every weight of the stage is read at least once.
+      double bytes = (c.weights.per_layer * st.layer_count + (st.head ? c.weights.head : 0)) / tp;
+      double t = flops / s->flops + bytes / s->bandwidth;
+      // Offloaded layers: llama.cpp computes large batches on the GPU, streaming
+      // the host's weights over the link once per chunk; the faster of the two.
+      if (plan.kind == PlanKind::offload && set.devices[di].cpu && si > 0) {
+        auto gpu = speed(set.devices[plan.stages[0].devices[0]], c, cat, nullptr);
+        double chunks = std::ceil(double(tokens) / std::max(1, c.workload.prefill_chunk));
+        if (gpu && plan.pp_link_bytes_s > 0)
+          t = std::min(t, flops / gpu->flops + chunks * bytes / plan.pp_link_bytes_s);
+      }
+      stage = std::max(stage, t);
+    }
+    stage += 2.0 * st.layer_count *
+             allreduce_seconds(tp, 2.0 * double(tokens) * m.hidden, plan.link_bytes_s);
+    if (si + 1 < plan.stages.size())
+      stage += kSlowLinkLatency + 2.0 * tokens * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
+    total += stage;
+  }
+  return total;
+}
+
+Estimate estimate(const Plan& plan, const ModelCost& c, const DeviceSet& set, const Catalogue& cat,
+                  int batch) {
+  Estimate e;
+  e.batch = batch;
+  int context = c.workload.context;
+  auto t1 = decode_step_seconds(plan, c, set, cat, 1, context, &e.missing);
+  if (!t1) return e;
+  auto tb = decode_step_seconds(plan, c, set, cat, batch, context);
+  auto p4 = prefill_seconds(plan, c, set, cat, 4096);
+  auto p32 = prefill_seconds(plan, c, set, cat, 32768);
+  if (!tb || !p4 || !p32) return e;
+  e.available = true;
+  e.decode_tok_s_1 = 1 / *t1;
+  e.decode_tok_s_b = batch / *tb;
+  e.prefill_tok_s_4k = 4096 / *p4;
+  e.prefill_tok_s_32k = 32768 / *p32;
+  e.bytes_per_token =
+      c.weights.per_token + kv_bytes_per_layer(c.spec, context, c.kv_element) * c.spec.layers;
+  return e;
+}
+
+}  // namespace hwaccel::plan

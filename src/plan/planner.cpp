@@ -1,0 +1,107 @@
+#include "src/plan/planner.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace hwaccel::plan {
+
+namespace {
+
+std::string tok_s(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f tok/s", v);
+  return buf;
+}
+
+// Whether `a` is a better choice than `b` (both fit).
+bool better(const Candidate& a, const Candidate& b) {
+  if (a.estimate.available && b.estimate.available &&
+      a.estimate.decode_tok_s_1 != b.estimate.decode_tok_s_1)
+    return a.estimate.decode_tok_s_1 > b.estimate.decode_tok_s_1;
+  return a.plan.device_count() < b.plan.device_count();
+}
+
+}  // namespace
+
+int fits_on_count(const PlanRequest& request, const Sku& sku, const Catalogue& catalogue) {
+  for (int n : {1, 2, 4, 8}) {
+    // Several devices only where the SKU has a fabric to join them.
+    if (n > 1 && (sku.fabric.empty() || sku.fabric == "none")) break;
+    DeviceSet set = synthetic_devices(sku, n, 0);
+    // Use the default reserve-free capacity of a fresh device minus the same
+    // reserve the request's devices carry (none known here: the default).
+    for (auto& d : set.devices) {
+      d.reserve_bytes = 3584.0 * 1024 * 1024;
+      d.capacity = std::max(0.0, d.total_bytes * d.usable_fraction - d.reserve_bytes);
+    }
+    auto r = make_plan(request, set, catalogue, false);
+    if (r.fits()) return n;
+  }
+  return 0;
+}
+
+PlanResult make_plan(const PlanRequest& req, const DeviceSet& set, const Catalogue& cat,
+                     bool with_alternatives) {
+  PlanResult r;
+  r.cost = model_cost(req.spec, req.quant, req.workload);
+  r.needs = r.cost.footprint.total();
+  bool any_accel = false;
+  for (const auto& d : set.devices) any_accel |= !d.cpu;
+  bool unified = !set.devices.empty() && set.devices.front().unified;
+  for (const auto& d : set.devices) {
+    if (d.cpu && any_accel && unified) continue;  // the same memory as the accelerator's
+    r.has += d.capacity;
+  }
+  for (auto& p : candidate_plans(r.cost, set)) {
+    Candidate c{p, estimate(p, r.cost, set, cat, req.decode_batch)};
+    r.candidates.push_back(std::move(c));
+  }
+  int fitting = 0;
+  for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+    if (!r.candidates[i].plan.fits()) continue;
+    ++fitting;
+    if (!r.chosen || better(r.candidates[i], r.candidates[*r.chosen])) r.chosen = i;
+  }
+  if (r.chosen) {
+    const auto& c = r.candidates[*r.chosen];
+    std::string what = c.plan.label(set);
+    if (!c.plan.link.empty()) what += " over " + c.plan.link;
+    if (fitting == 1) {
+      r.why = what + ": the only plan of " + std::to_string(r.candidates.size()) + " that fits";
+    } else if (c.estimate.available) {
+      r.why = what + ": the fastest decode (" + tok_s(c.estimate.decode_tok_s_1) +
+              " at batch 1) of " + std::to_string(fitting) + " plans that fit";
+    } else {
+      r.why = what + ": the fewest devices of " + std::to_string(fitting) +
+              " plans that fit (no speed estimate: " + c.estimate.missing + ")";
+    }
+  } else {
+    r.why = "does not fit: needs " + gib(r.needs) + ", has " + gib(r.has);
+  }
+  if (!with_alternatives) return r;
+  // Quantisation levels that fit here, best quality first.
+  // Never above the precision the weights were published in (requantising
+  // mxfp4 weights to q6_k gains nothing).
+  const QuantLevel* published = find_quant(req.spec.dtype);
+  for (const auto& q : quant_levels()) {
+    if (q.name == "fp32") continue;
+    if (published && q.bits > published->bits) continue;
+    PlanRequest alt = req;
+    alt.quant = q;
+    auto a = make_plan(alt, set, cat, false);
+    if (!a.fits()) continue;
+    const auto& c = a.candidates[*a.chosen];
+    r.quant_fits.push_back(
+        {q.name, a.needs, c.plan.label(set), c.estimate.available ? c.estimate.decode_tok_s_1 : 0});
+  }
+  if (!r.fits()) {
+    for (const auto& sku : cat.skus) {
+      if (sku.type == "cpu") continue;
+      int n = fits_on_count(req, sku, cat);
+      if (n > 0) r.fits_on.push_back(sku.id + " x" + std::to_string(n));
+    }
+  }
+  return r;
+}
+
+}  // namespace hwaccel::plan

@@ -1,0 +1,53 @@
+// The plan for one request: footprint, every candidate sharding, the chosen
+// one with its reason, the quantisation that would fit, and where it fits.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/plan/estimate.h"
+#include "src/plan/sharding.h"
+
+namespace hwaccel::plan {
+
+struct PlanRequest {
+  ModelSpec spec;
+  QuantLevel quant;
+  Workload workload;
+  int decode_batch = 32;  // the "batch B" estimate
+};
+
+struct Candidate {
+  Plan plan;
+  Estimate estimate;
+};
+
+struct QuantFit {
+  std::string quant;
+  double needs = 0;  // footprint total
+  std::string plan;  // the plan that would be chosen
+  double decode_tok_s = 0;
+};
+
+struct PlanResult {
+  ModelCost cost;
+  std::vector<Candidate> candidates;
+  std::optional<std::size_t> chosen;
+  std::string why;                   // one line
+  double needs = 0;                  // footprint total (one copy of everything)
+  double has = 0;                    // sum of the capacities the plans could use
+  std::vector<QuantFit> quant_fits;  // best first; [0] is the suggestion
+  std::vector<std::string> fits_on;  // "h200-sxm x1" (when it does not fit here)
+  bool fits() const { return chosen.has_value(); }
+};
+
+// `with_alternatives`: also compute the quantisation suggestions and the
+// catalogue SKUs it fits on (skipped inside those computations).
+PlanResult make_plan(const PlanRequest& request, const DeviceSet& set, const Catalogue& catalogue,
+                     bool with_alternatives = true);
+
+// The smallest count (1, 2, 4, 8) of `sku` on which the request fits; 0: none.
+int fits_on_count(const PlanRequest& request, const Sku& sku, const Catalogue& catalogue);
+
+}  // namespace hwaccel::plan

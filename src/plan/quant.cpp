@@ -1,0 +1,105 @@
+#include "src/plan/quant.h"
+
+namespace hwaccel::plan {
+
+const std::vector<QuantLevel>& quant_levels() {
+  using S = QuantScope;
+  static const std::vector<QuantLevel> levels{
+      {"bf16", 16, S::whole_file, "bf16", "all tensors 16-bit"},
+      {"fp16", 16, S::whole_file, "fp16", "all tensors 16-bit"},
+      {"fp8", 8, S::linear, "fp8",
+       "linear layers E4M3 with per-channel scales; embeddings, lm_head, norms 16-bit"},
+      {"q8_0", 8.5, S::whole_file, "int8",
+       "llama.cpp: 34 bytes per 32 weights (tools/quantize/README.md)"},
+      {"int8", 8, S::linear, "int8", "W8A8 linear layers; embeddings, lm_head, norms 16-bit"},
+      {"q6_k", 6.56, S::whole_file, "int8",
+       "llama.cpp average over the file (tools/quantize/README.md, Llama-3.1-8B)"},
+      {"q5_k_m", 5.70, S::whole_file, "int8",
+       "llama.cpp average over the file (tools/quantize/README.md)"},
+      {"q4_k_m", 4.89, S::whole_file, "int8",
+       "llama.cpp average over the file, output.weight at q6_k (tools/quantize/README.md)"},
+      {"nvfp4", 4.5, S::linear, "fp4",
+       "E2M1 + an E4M3 scale per 16 values + FP32 per tensor; embeddings, lm_head 16-bit"},
+      {"q4_0", 4.5, S::whole_file, "int8", "llama.cpp: 18 bytes per 32 weights"},
+      {"mxfp4", 4.25, S::experts, "fp4",
+       "E2M1 + an E8M0 scale per 32 values on MoE experts (all linear layers on a dense model); "
+       "the rest at 8.5 bits as in ggml-org GGUFs"},
+      {"gptq-int4", 4.16, S::linear, "bf16",
+       "int4, group 128: fp16 scale + 4-bit zero per group; embeddings, lm_head 16-bit"},
+      {"awq-int4", 4.16, S::linear, "bf16",
+       "int4, group 128: fp16 scale + 4-bit zero per group; embeddings, lm_head 16-bit"},
+      {"nf4", 4.127, S::linear, "bf16",
+       "bitsandbytes NF4 with double quantisation (QLoRA, arXiv 2305.14314); embeddings, lm_head "
+       "16-bit"},
+      {"q2_k", 3.16, S::whole_file, "int8",
+       "llama.cpp average over the file (tools/quantize/README.md)"},
+      {"fp32", 32, S::whole_file, "fp32", "all tensors 32-bit"},
+  };
+  return levels;
+}
+
+const QuantLevel* find_quant(std::string_view name) {
+  for (const auto& q : quant_levels()) {
+    if (q.name == name) return &q;
+  }
+  if (name == "gptq" || name == "gptq_int4") return find_quant("gptq-int4");
+  if (name == "awq" || name == "awq_int4") return find_quant("awq-int4");
+  return nullptr;
+}
+
+std::string quant_names() {
+  std::string out;
+  for (const auto& q : quant_levels()) out += (out.empty() ? "" : ", ") + q.name;
+  return out;
+}
+
+WeightBytes weight_bytes(const ModelSpec& m, const ParamCounts& c, const QuantLevel& q) {
+  // Bits for each tensor group under this level.
+  double linear_bits = q.bits, edge_bits = q.bits, expert_bits = q.bits, small_bits = q.bits;
+  switch (q.scope) {
+    case QuantScope::whole_file:
+      break;
+    case QuantScope::linear:
+      edge_bits = 16, small_bits = 16;
+      break;
+    case QuantScope::experts:
+      edge_bits = 8.5, small_bits = 16;
+      linear_bits = m.moe() ? 8.5 : q.bits;
+      break;
+  }
+  double b = 1.0 / 8;
+  WeightBytes w;
+  double experts = c.routed_experts * expert_bits * b;
+  double layers = (c.attention + c.dense_mlp + c.shared_experts) * linear_bits * b +
+                  c.norms * small_bits * b + experts;
+  w.outside_layers = (c.embedding + c.lm_head) * edge_bits * b;
+  w.total = layers + w.outside_layers;
+  w.experts_total = experts;
+  w.per_layer = m.layers > 0 ? layers / m.layers : 0;
+  double head = (c.lm_head > 0 ? c.lm_head : c.embedding) * edge_bits * b;
+  w.embedding = c.embedding * edge_bits * b;
+  w.head = c.lm_head * edge_bits * b;
+  w.head_read = head;
+  w.per_token = layers - experts + experts * c.active_fraction_of_experts + head;
+  return w;
+}
+
+std::string compute_format(const QuantLevel& q, const Sku& sku) {
+  if (sku.is_native(q.compute)) return q.compute;
+  // FP4 without FP4 units: the exact E2M1 -> E4M3 conversion runs at the FP8 rate.
+  if (q.compute == "fp4" && sku.is_native("fp8")) return "fp8";
+  if (q.compute == "fp4" && sku.is_native("int8")) return "int8";
+  for (const char* f : {"bf16", "fp16", "fp32"}) {
+    if (sku.is_native(f)) return f;
+  }
+  return sku.native.empty() ? "fp32" : sku.native.front();
+}
+
+std::optional<double> kv_bytes_per_element(std::string_view kv) {
+  if (kv == "fp16" || kv == "bf16") return 2.0;
+  if (kv == "fp8") return 1.0;
+  if (kv == "q8_0") return 34.0 / 32.0;
+  return std::nullopt;
+}
+
+}  // namespace hwaccel::plan

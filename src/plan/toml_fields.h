@@ -1,0 +1,54 @@
+// Reading TOML tables strictly: every key known, every value of the right
+// type, every error located as FILE:LINE:COL with the key's dotted path.
+#pragma once
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace hwaccel::plan {
+
+// Thrown inside the readers, caught at their public boundary and returned as data.
+struct LocatedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class TableReader {
+ public:
+  TableReader(const toml::table& table, std::string file, std::string path);
+
+  // Refuses any key outside `allowed` (the first unknown key in source order).
+  void allow_only(const std::set<std::string>& allowed) const;
+  bool has(std::string_view key) const;
+  std::string text(std::string_view key) const;  // required string
+  std::string text_or(std::string_view key, std::string fallback) const;
+  double number(std::string_view key) const;  // required int or float
+  double number_or(std::string_view key, double fallback) const;
+  bool boolean_or(std::string_view key, bool fallback) const;
+  std::vector<std::string> texts(std::string_view key) const;  // required array of strings
+  const toml::table& table(std::string_view key) const;        // required sub-table
+  TableReader sub(std::string_view key) const;
+
+  [[noreturn]] void fail(std::string_view key, const std::string& what) const;
+  std::string where(std::string_view key) const;  // FILE:LINE:COL of the key's value
+  const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
+  std::string key_path(std::string_view key) const;
+  const toml::table& raw() const { return table_; }
+
+ private:
+  const toml::table& table_;
+  std::string file_;
+  std::string path_;
+};
+
+std::string location(const std::string& file, const toml::source_region& region);
+
+// Parses TOML text; a syntax error becomes a LocatedError.
+toml::table parse_toml(std::string_view text, const std::string& file);
+
+}  // namespace hwaccel::plan
