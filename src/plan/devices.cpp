@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "src/plan/sharding.h"
 #include "src/registry/selection.h"
 
 namespace hwaccel::plan {
@@ -69,7 +70,7 @@ DeviceSet synthetic_devices(const Sku& sku, int count, double reserve, double ho
     set_capacity(d);
     set.devices.push_back(d);
   }
-  if (count > 1 && (sku.fabric == "nvlink" || sku.fabric == "xgmi")) {
+  if (count > 1 && scale_up_fabric(sku.fabric)) {
     for (int i = 0; i < count; ++i)
       for (int j = i + 1; j < count; ++j)
         set.links.push_back({set.devices[i].label, set.devices[j].label, sku.fabric, 0, "",

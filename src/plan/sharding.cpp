@@ -151,6 +151,11 @@ std::vector<int> balance_layers(const std::vector<double>& room, double per_laye
   return n;
 }
 
+bool scale_up_fabric(const std::string& fabric) {
+  return fabric == "nvlink" || fabric == "xgmi" || fabric == "ici" || fabric == "neuronlink" ||
+         fabric == "roce" || fabric == "xelink";
+}
+
 std::vector<Domain> fast_domains(const DeviceSet& set) {
   std::vector<Domain> out;
   std::map<std::pair<std::string, std::string>, const Link*> fast;
@@ -200,7 +205,7 @@ std::vector<Domain> fast_domains(const DeviceSet& set) {
         d.bytes_s = d.fabric == "nvlink" && d.lanes > 0 ? d.lanes * 25e9 : sku.fabric_bytes_s;
         out.push_back(d);
         for (int m : d.devices) left.erase(std::find(left.begin(), left.end(), m));
-      } else if (!any_link && (sku.fabric == "nvlink" || sku.fabric == "xgmi")) {
+      } else if (!any_link && scale_up_fabric(sku.fabric)) {
         // Nothing was detected about links: assume the SKU's platform fabric.
         Domain a;
         a.devices = left;

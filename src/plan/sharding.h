@@ -87,6 +87,9 @@ struct Domain {
   bool assumed = false;
 };
 std::vector<Domain> fast_domains(const DeviceSet& set);
+// The device-to-device fabrics tensor parallelism runs over (NVLink, xGMI, TPU
+// ICI, NeuronLink, Gaudi's on-chip RoCE, Xe Link); PCIe is not one.
+bool scale_up_fabric(const std::string& fabric);
 
 // Every candidate plan for these devices (fits or not), in a stable order.
 std::vector<Plan> candidate_plans(const ModelCost& cost, const DeviceSet& set);

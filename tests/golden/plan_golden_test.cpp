@@ -42,6 +42,8 @@ const Case kCases[] = {
      "plan --host fixtures/hosts/rtx4090-amd-igpu.yaml --remove rocm:0 --remove cpu:0 --add "
      "h100-sxmx2 --model Llama-3-70B",
      0},
+    {"llama3-70b--gaudi3-8", "plan --host fixtures/hosts/gaudi3-8.yaml --model Llama-3-70B", 0},
+    {"llama3-8b--tpu-v5e-8", "plan --host fixtures/hosts/tpu-v5e-8.yaml --model Llama-3-8B", 0},
     {"train-llama3-8b-full-zero3--dgx-h100",
      "train --host fixtures/hosts/dgx-h100.yaml --model Llama-3-8B --method full --zero 3", 0},
     {"train-llama3-70b-qlora--gx10",
