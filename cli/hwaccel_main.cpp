@@ -11,6 +11,7 @@
 #include "cli/common/exit_codes.h"
 #include "cli/common/plan_command.h"
 #include "cli/common/train_command.h"
+#include "cli/common/io_command.h"
 
 int main(int argc, char** argv) {
   using namespace hwaccel::cli;
@@ -44,6 +45,10 @@ int main(int argc, char** argv) {
   CostArgs cost_args;
   auto* cost = app.add_subcommand("cost", "The cheapest cloud instances a model fits on");
   add_cost_flags(*cost, cost_args);
+  IoArgs io_args;
+  auto* io = app.add_subcommand(
+      "io", "How long reading a data set takes from this host's storage, and what that assumes");
+  add_io_flags(*io, io_args);
 
   std::string schema_name;
   auto* schema = app.add_subcommand("schema", "Print the JSON Schema of an output document");
@@ -63,6 +68,7 @@ int main(int argc, char** argv) {
     if (plan->parsed()) return run_plan(plan_args);
     if (train->parsed()) return run_train(train_args);
     if (cost->parsed()) return run_cost(cost_args);
+    if (io->parsed()) return run_io(io_args);
     if (schema->parsed()) {
       // Accept the document's own name too: hwaccel-detect/1.
       std::string name = schema_name;

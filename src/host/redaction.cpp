@@ -18,6 +18,24 @@ const std::set<std::string>& dmi_identifiers() {
   return names;
 }
 
+// Asset tags that every machine of a kind carries (a cloud's marker, a firmware
+// placeholder): they say where the machine runs, not which machine it is, and
+// detection needs the cloud ones (src/system/runtime_env.h).
+const std::set<std::string>& shared_asset_tags() {
+  static const std::set<std::string> tags = {"7783-7084-3265-9085-8269-3286-77",  // every Azure VM
+                                             "OracleCloud.com",  // every OCI instance
+                                             "Amazon EC2",       // every EC2 instance
+                                             "Default string",
+                                             "To Be Filled By O.E.M.",
+                                             "Not Specified",
+                                             "None",
+                                             "No Asset Tag",
+                                             "Chassis Asset Tag",
+                                             "Asset Tag",
+                                             " "};
+  return tags;
+}
+
 class Pseudonyms {
  public:
   std::string uuid(const std::string& prefix, const std::string& real) {
@@ -31,6 +49,24 @@ class Pseudonyms {
     return assign(macs_, real, [](int n) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "02:00:00:00:%02x:%02x", (n >> 8) & 0xff, n & 0xff);
+      return std::string(buf);
+    });
+  }
+  // A 20-byte IPoIB hardware address (flags, QPN, GID): keeps its length.
+  std::string ipoib(const std::string& real) {
+    return assign(ipoibs_, real, [](int n) {
+      char buf[80];
+      std::snprintf(buf, sizeof buf,
+                    "00:00:00:00:fe:80:00:00:00:00:00:00:02:00:00:00:00:00:%02x:%02x",
+                    (n >> 8) & 0xff, n & 0xff);
+      return std::string(buf);
+    });
+  }
+  // 64 bits of an InfiniBand GUID or of a GID's interface half: "0c42:a103:0012:3456".
+  std::string guid(const std::string& real) {
+    return assign(guids_, real, [](int n) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "0200:0000:0000:%04x", n & 0xffff);
       return std::string(buf);
     });
   }
@@ -51,7 +87,7 @@ class Pseudonyms {
     table.emplace(real, fake);
     return fake;
   }
-  std::map<std::string, std::string> uuids_, macs_, serials_, hosts_;
+  std::map<std::string, std::string> uuids_, macs_, serials_, hosts_, ipoibs_, guids_;
 };
 
 std::string replace_all(const std::string& text, const std::regex& pattern,
@@ -102,8 +138,11 @@ class Redactor {
         R"(\b(GPU-|MIG-)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b)");
     static const std::regex mac(R"(\b([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}\b)");
     static const std::regex serial(R"((Serial Number\s*:\s*)(\S+))");
+    static const std::regex ipoib(R"(\b([0-9a-fA-F]{2}:){19}[0-9a-fA-F]{2}\b)");
     std::string out = replace_all(
         in, gpu_uuid, [&](const std::smatch& m) { return names_.uuid(m[1].str(), m[2].str()); });
+    // Before MACs: the MAC pattern would take the first six bytes of an IPoIB address.
+    out = replace_all(out, ipoib, [&](const std::smatch& m) { return names_.ipoib(m.str()); });
     out = replace_all(out, mac, [&](const std::smatch& m) {
       std::string v = m.str();
       if (v == "00:00:00:00:00:00" || v == "ff:ff:ff:ff:ff:ff") return v;
@@ -118,11 +157,22 @@ class Redactor {
     return out;
   }
 
+  // GUIDs and GIDs in /sys/class/infiniband: every 64-bit group but zero and the
+  // link-local prefix fe80:0000:0000:0000.
+  std::string ib_ids(const std::string& in) {
+    static const std::regex group(R"(\b[0-9a-fA-F]{4}(:[0-9a-fA-F]{4}){3}\b)");
+    return replace_all(in, group, [&](const std::smatch& m) {
+      std::string v = m.str();
+      if (v == "0000:0000:0000:0000" || v == "fe80:0000:0000:0000") return v;
+      return names_.guid(v);
+    });
+  }
+
   std::string dmi_value(const std::string& in) {
     std::string trimmed = in;
     while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' '))
       trimmed.pop_back();
-    if (trimmed.empty()) return in;
+    if (trimmed.empty() || shared_asset_tags().count(trimmed)) return in;
     return names_.serial(trimmed) + in.substr(trimmed.size());
   }
 
@@ -142,6 +192,15 @@ bool is_dmi_identifier(const std::string& path) {
   return in_dmi && dmi_identifiers().count(name);
 }
 
+// node_guid, sys_image_guid and ports/N/gids/M of an RDMA device.
+bool is_ib_identifier(const std::string& path) {
+  if (path.rfind("/sys/class/infiniband/", 0) != 0) return false;
+  auto slash = path.rfind('/');
+  std::string name = path.substr(slash + 1);
+  return name == "node_guid" || name == "sys_image_guid" ||
+         path.find("/gids/") != std::string::npos;
+}
+
 }  // namespace
 
 void redact(Snapshot& s) {
@@ -150,7 +209,12 @@ void redact(Snapshot& s) {
   s.host.label = r.text(s.host.label);
   for (auto& [path, entry] : s.files) {
     if (entry.kind != FileEntry::Kind::content) continue;
-    entry.bytes = is_dmi_identifier(path) ? r.dmi_value(entry.bytes) : r.text(entry.bytes);
+    if (is_dmi_identifier(path))
+      entry.bytes = r.dmi_value(entry.bytes);
+    else if (is_ib_identifier(path))
+      entry.bytes = r.ib_ids(entry.bytes);
+    else
+      entry.bytes = r.text(entry.bytes);
   }
   for (auto& [argv, tool] : s.tools) {
     tool.run.out = r.text(tool.run.out);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/model/pcie_link.h"
 #include "src/model/reason.h"
 
 namespace hwaccel {
@@ -62,6 +63,7 @@ struct Entry {
   bool partitioned = false;            // a whole device split into partitions (listed separately)
   std::optional<int> numa_node;        // from sysfs or the topology tool, when known
   std::string cpu_affinity;            // "0-55,112-167" as the topology tool prints it
+  std::optional<PcieLink> pcie;        // the PCI function's link, from sysfs (src/system)
 };
 
 // One line per backend: ready with devices, or the reason it is not.

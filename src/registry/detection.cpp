@@ -17,6 +17,7 @@
 #include "src/probe/tpu_probe.h"
 #include "src/probe/vulkan_probe.h"
 #include "src/registry/cross_api_identity.h"
+#include "src/system/system_scan.h"
 
 namespace hwaccel {
 
@@ -82,6 +83,17 @@ Detection detect(Host& host, const DetectOptions& options) {
   for (const Probe* p : selected)
     running.push_back(std::async(std::launch::async, [p, &host] { return run_guarded(*p, host); }));
 
+  // The system around the devices (ports, storage, environment) alongside the probes.
+  auto system = std::async(std::launch::async, [&host] {
+    try {
+      return scan_system(host);
+    } catch (const std::exception& e) {
+      SystemInfo s;
+      s.warnings.push_back({"system", std::string("internal error: ") + e.what()});
+      return s;
+    }
+  });
+
   for (auto& f : running) {
     ProbeResult r = f.get();
     d.backends.push_back(r.backend);
@@ -91,6 +103,9 @@ Detection detect(Host& host, const DetectOptions& options) {
     for (auto& w : r.warnings) d.warnings.push_back(std::move(w));
     for (auto& l : r.links) d.links.push_back(std::move(l));
   }
+  d.system = system.get();
+  attach_pci_details(host, d.entries, d.system.warnings);
+  for (const auto& w : d.system.warnings) d.warnings.push_back(w);
   join_entries_by_uuid(d.entries);
   std::sort(d.links.begin(), d.links.end());
   d.links.erase(std::unique(d.links.begin(), d.links.end()), d.links.end());

@@ -10,6 +10,7 @@
 #include "src/model/entry.h"
 #include "src/model/warning.h"
 #include "src/probe/probe.h"
+#include "src/system/system_info.h"
 
 namespace hwaccel {
 
@@ -24,6 +25,8 @@ struct Detection {
   std::vector<Entry> entries;           // backend order, then index
   std::vector<Warning> warnings;        // backend order, then as reported
   std::vector<Link> links;              // sorted
+  SystemInfo system;                    // ports, storage, environment (its warnings are in
+                                        // `warnings` too, after the backends')
 };
 
 // Every backend this build has, in the order they are reported.

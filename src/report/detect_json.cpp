@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "src/report/system_json.h"
+
 namespace hwaccel {
 namespace {
 
@@ -58,6 +60,7 @@ json entry_json(const Entry& e) {
       {"partitioned", e.partitioned},
       {"numa_node", e.numa_node ? json(*e.numa_node) : json(nullptr)},
       {"cpu_affinity", optional_text(e.cpu_affinity)},
+      {"pcie", pcie_link_json(e.pcie)},
   };
 }
 
@@ -105,6 +108,7 @@ json detect_to_json(const Detection& d) {
       {"devices", devices},
       {"links", links},
       {"warnings", warnings},
+      {"system", system_json(d.system)},
   };
 }
 

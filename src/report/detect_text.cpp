@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <map>
 
+#include "src/report/system_text.h"
 #include "src/report/table.h"
+#include "src/system/pcie_link.h"
 
 namespace hwaccel {
 
@@ -101,11 +103,12 @@ std::string partition_text(const Detection& d, const Entry& e) {
 
 std::string details_table(const Detection& d) {
   std::vector<std::vector<std::string>> rows = {
-      {"DEVICE", "PHYSICAL ID", "NUMA", "CPUS", "PARTITION", "MEMORY FROM"}};
+      {"DEVICE", "PHYSICAL ID", "NUMA", "CPUS", "PARTITION", "PCIE", "MEMORY FROM"}};
   for (const auto& e : d.entries)
     rows.push_back({label(e), or_dash(e.physical_id),
                     e.numa_node ? std::to_string(*e.numa_node) : "-", or_dash(e.cpu_affinity),
-                    partition_text(d, e), or_dash(e.memory.source)});
+                    partition_text(d, e), e.pcie ? pcie_link_text(*e.pcie) : "-",
+                    or_dash(e.memory.source)});
   return render_table(rows);
 }
 
@@ -180,7 +183,7 @@ std::string topology(const Detection& d) {
 }  // namespace
 
 std::string render_detect_text(const Detection& d, const DetectTextOptions& options) {
-  std::string out = host_line(d.host) + "\n";
+  std::string out = host_line(d.host) + environment_line(d.system) + "\n";
 
   std::vector<std::vector<std::string>> backends = {{"BACKEND", "STATUS", "DETAIL"}};
   for (const auto& b : d.backends)
@@ -205,6 +208,10 @@ std::string render_detect_text(const Detection& d, const DetectTextOptions& opti
     if (options.verbose) out += "\n" + details_table(d);
   }
   if (options.verbose && !d.links.empty()) out += "\n" + topology(d);
+  if (options.verbose) {
+    std::string details = system_details_text(d.system);
+    if (!details.empty()) out += "\n" + details;
+  }
 
   if (!d.warnings.empty()) {
     out += "\n";

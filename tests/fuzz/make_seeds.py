@@ -41,6 +41,13 @@ FILE_TARGETS = [
     ("/sys/class/kfd/kfd/topology/nodes/*/properties", "amdgpu_kfd_topology"),
     ("/proc/device-tree/compatible", "apple_system_profiler"),
     ("/sys/class/kfd/kfd/topology/nodes/*/mem_banks/*/properties", "amdgpu_kfd_topology"),
+    ("/sys/*_link_speed", "pcie_link"),
+    ("/sys/*_link_width", "pcie_link"),
+    ("/sys/class/infiniband/*/ports/*/state", "infiniband"),
+    ("/sys/class/infiniband/*/ports/*/rate", "infiniband"),
+    ("/sys/*/size", "block_devices"),
+    ("/sys/*/queue/rotational", "block_devices"),
+    ("/proc/1/cgroup", "runtime_env"),
 ]
 
 # Texts nobody has a file of: the driver failure messages quoted in
@@ -56,6 +63,13 @@ EXTRA = {
         "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost. Reboot the "
         "system to recover this GPU\n",
         'Field "compute_cap" is not a valid field to query.\n',
+    ],
+    "data_size": ["100G", "1.5TiB", "500MB", "512", "10 M", "0", "G", "1e9"],
+    "runtime_env": [
+        "12:pids:/docker/3f1c0e9b5d2a\n0::/docker/3f1c0e9b5d2a\n",
+        "0::/kubepods.slice/kubepods-besteffort.slice/cri-containerd-9d8c.scope\n",
+        "0::/machine.slice/libpod-1a2b.scope/container\n",
+        "processor\t: 0\nflags\t\t: fpu vme hypervisor\n",
     ],
     "nvidia_visible_devices": ["0", "0,1,2,3", "GPU-8e0b", "MIG-1a2b,0", "1,-1,2", "", "0,,1"],
     # The example of src/probe/amdgpu_kfd_topology.h (kfd_topology.c, node_show()).

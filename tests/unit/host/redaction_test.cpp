@@ -41,6 +41,42 @@ TEST(Redaction, ReplacesIdentifiersWithStablePseudonyms) {
   EXPECT_NE(out.find("dgx-node-0425 stays"), std::string::npos) << out;
 }
 
+TEST(Redaction, InfinibandIdsAndCloudAssetTags) {
+  Snapshot s;
+  s.files["/sys/class/infiniband/mlx5_0/node_guid"] =
+      FileEntry::of_content("946d:ae03:00fb:6a3c\n");
+  s.files["/sys/class/infiniband/mlx5_0/sys_image_guid"] =
+      FileEntry::of_content("946d:ae03:00fb:6a3c\n");
+  s.files["/sys/class/infiniband/mlx5_0/ports/1/gids/0"] =
+      FileEntry::of_content("fe80:0000:0000:0000:946d:ae03:00fb:6a3c\n");
+  s.files["/sys/class/infiniband/efa_0/node_guid"] = FileEntry::of_content("0000:0000:0000:0000\n");
+  s.files["/sys/class/infiniband/mlx5_0/ports/1/rate"] =
+      FileEntry::of_content("400 Gb/sec (4X NDR)\n");
+  s.files["/sys/class/net/ibp24s0/address"] =
+      FileEntry::of_content("00:00:10:29:fe:80:00:00:00:00:00:00:94:6d:ae:03:00:fb:6a:3c\n");
+  s.files["/sys/class/dmi/id/chassis_asset_tag"] =
+      FileEntry::of_content("7783-7084-3265-9085-8269-3286-77\n");
+  s.files["/sys/class/dmi/id/board_asset_tag"] = FileEntry::of_content("ACME-0042\n");
+
+  redact(s);
+  // One GUID, one pseudonym, wherever it appears; the link-local prefix and zeros stay.
+  EXPECT_EQ(s.files.at("/sys/class/infiniband/mlx5_0/node_guid").bytes, "0200:0000:0000:0001\n");
+  EXPECT_EQ(s.files.at("/sys/class/infiniband/mlx5_0/sys_image_guid").bytes,
+            "0200:0000:0000:0001\n");
+  EXPECT_EQ(s.files.at("/sys/class/infiniband/mlx5_0/ports/1/gids/0").bytes,
+            "fe80:0000:0000:0000:0200:0000:0000:0001\n");
+  EXPECT_EQ(s.files.at("/sys/class/infiniband/efa_0/node_guid").bytes, "0000:0000:0000:0000\n");
+  EXPECT_EQ(s.files.at("/sys/class/infiniband/mlx5_0/ports/1/rate").bytes, "400 Gb/sec (4X NDR)\n");
+  // The whole 20-byte address, not just its first six bytes as a MAC.
+  const std::string& ipoib = s.files.at("/sys/class/net/ibp24s0/address").bytes;
+  EXPECT_EQ(ipoib.find("94:6d:ae"), std::string::npos) << ipoib;
+  EXPECT_EQ(ipoib, "00:00:00:00:fe:80:00:00:00:00:00:00:02:00:00:00:00:00:00:01\n");
+  // Azure's tag is the same on every Azure VM: kept, detection needs it.
+  EXPECT_EQ(s.files.at("/sys/class/dmi/id/chassis_asset_tag").bytes,
+            "7783-7084-3265-9085-8269-3286-77\n");
+  EXPECT_EQ(s.files.at("/sys/class/dmi/id/board_asset_tag").bytes, "REDACTED-SERIAL-1\n");
+}
+
 TEST(Redaction, IsDeterministic) {
   auto make = [] {
     Snapshot s;

@@ -25,6 +25,11 @@
 #include "src/probe/xpu_smi_discovery.h"
 #include "src/registry/saved_detection.h"
 #include "src/snapshot/snapshot_codec.h"
+#include "src/system/block_devices.h"
+#include "src/system/infiniband.h"
+#include "src/system/io_estimate.h"
+#include "src/system/pcie_link.h"
+#include "src/system/runtime_env.h"
 
 namespace hwaccel {
 namespace {
@@ -94,6 +99,16 @@ TEST(ParserTotality, EveryParserAnswersHostileText) {
       auto node = parse_kfd_node_properties(text);
       if (node.gfx_target_version) (void)gfx_target_name(*node.gfx_target_version);
       (void)parse_kfd_mem_bank_size(text);
+      (void)parse_pcie_link_speed(text);
+      (void)parse_pcie_link_width(text);
+      (void)parse_ib_port_state(text);
+      (void)parse_ib_rate(text);
+      (void)pci_address_from_link(text);
+      (void)parse_block_size_bytes(text);
+      (void)parse_rotational(text);
+      (void)parse_proc1_cgroup(text);
+      (void)cpuinfo_hypervisor_flag(text);
+      (void)parse_data_size(text);
       (void)detection_from_json_text(text);
       (void)parse_vulkaninfo_summary(text);
       (void)known_vulkaninfo_error(text);
