@@ -145,6 +145,10 @@ class Redactor {
     out = replace_all(out, ipoib, [&](const std::smatch& m) { return names_.ipoib(m.str()); });
     out = replace_all(out, mac, [&](const std::smatch& m) {
       std::string v = m.str();
+      // Six bytes inside a longer colon-separated run (an IPoIB pseudonym) are not a MAC.
+      const std::string before = m.prefix().str(), after = m.suffix().str();
+      if ((!before.empty() && before.back() == ':') || (!after.empty() && after.front() == ':'))
+        return v;
       if (v == "00:00:00:00:00:00" || v == "ff:ff:ff:ff:ff:ff") return v;
       return names_.mac(v);
     });

@@ -101,7 +101,7 @@ DmiClass classify_dmi(const DmiFields& d) {
   };
   static const Known known[] = {
       {"Virtual Machine", true, false, "Hyper-V"},
-      {"KVM", true, false, "KVM"},
+      {"KVM", true, true, "KVM"},  // "KVM", "KVM Virtual Machine" (arm64 QEMU/KVM)
       {"Standard PC (", true, true, "QEMU"},
       {"QEMU", false, false, "QEMU"},
       {"VMware", true, true, "VMware"},
@@ -227,6 +227,11 @@ RuntimeEnvironment detect_runtime_environment(Host& host, std::vector<Warning>& 
     env.virtual_machine = true;
   } else if (flag == false) {
     env.virtual_machine = false;  // x86 without the flag and no VM in DMI
+  } else if (!dmi.sys_vendor.empty()) {
+    // No CPU flag to ask (arm64): a hypervisor names itself in DMI (QEMU, KVM,
+    // Amazon EC2, Google, Microsoft, VMware, ...); a server vendor with none is metal.
+    env.virtual_machine = false;
+    env.vm_evidence.push_back("DMI sys_vendor \"" + dmi.sys_vendor + "\" names no hypervisor");
   }
   // Otherwise (arm64 without a hypervisor named in DMI, or nothing to read): not known.
   (void)any_dmi;

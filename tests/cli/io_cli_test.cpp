@@ -21,7 +21,7 @@ TEST(IoCli, DgxReadsFromItsGen4Nvme) {
   EXPECT_NE(r.out.find("estimate: 14.3 s reading from nvme0n1 (nvme, 7.00 GB/s)"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("striped: 1.8 s reading all 10 nvme devices in parallel (70.00 GB/s)"),
+  EXPECT_NE(r.out.find("striped: 1.4 s reading all 10 nvme devices in parallel (70.00 GB/s)"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("md1"), std::string::npos) << "RAID devices are virtual: " << r.out;
@@ -62,6 +62,24 @@ TEST(IoCli, AHostWithoutBlockDevicesSaysSo) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("estimate: none"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("note: no block devices seen"), std::string::npos) << r.out;
+}
+
+// detect -v: the system tables; the default report: only the environment line.
+TEST(SystemCli, VerboseShowsPortsStorageAndLinks) {
+  auto v = run_command(bin("hwaccel") + " detect -v" + on("dgx-h100"));
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_NE(v.out.find("mlx5_0/1   ACTIVE  InfiniBand  400 Gb/sec (4X NDR)  50.00  0000:18:00.0"),
+            std::string::npos)
+      << v.out;
+  EXPECT_NE(v.out.find("md1      virtual  30.7 TB"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("Gen5 x16 (63.02 GB/s)"), std::string::npos) << v.out;
+  auto plain = run_command(bin("hwaccel") + " detect" + on("dgx-h100"));
+  EXPECT_NE(plain.out.find("environment: bare metal\n"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("network ports"), std::string::npos) << plain.out;
+
+  auto ws = run_command(bin("hwaccel") + " detect -v" + on("rtx4090-amd-igpu"));
+  EXPECT_NE(ws.out.find("Gen1 x16 (4.00 GB/s; max Gen4 x16, 31.51 GB/s)"), std::string::npos)
+      << ws.out;
 }
 
 }  // namespace

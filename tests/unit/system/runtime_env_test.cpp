@@ -104,3 +104,22 @@ TEST(RuntimeEnv, KubernetesAndBareMetalAndUnknown) {
 
 }  // namespace
 }  // namespace hwaccel
+
+namespace hwaccel {
+namespace {
+
+TEST(RuntimeEnv, Arm64WithAServerVendorIsBareMetalAndWithQemuAVm) {
+  Snapshot s;
+  s.files["/proc/cpuinfo"] = FileEntry::of_content("processor\t: 0\nFeatures\t: fp asimd\n");
+  s.files["/sys/class/dmi/id/sys_vendor"] = FileEntry::of_content("NVIDIA\n");
+  std::vector<Warning> w;
+  SnapshotHost metal(s);
+  EXPECT_EQ(runtime_environment_text(detect_runtime_environment(metal, w)), "bare metal");
+  s.files["/sys/class/dmi/id/sys_vendor"] = FileEntry::of_content("QEMU\n");
+  s.files["/sys/class/dmi/id/product_name"] = FileEntry::of_content("KVM Virtual Machine\n");
+  SnapshotHost vm(s);
+  EXPECT_EQ(runtime_environment_text(detect_runtime_environment(vm, w)), "VM (KVM)");
+}
+
+}  // namespace
+}  // namespace hwaccel
