@@ -65,6 +65,130 @@ const json& array(const json& obj, const char* key, const std::string& where) {
   return *v;
 }
 
+std::optional<double> real(const json& obj, const char* key, const std::string& where) {
+  const json* v = field(obj, key);
+  if (!v) return std::nullopt;
+  if (!v->is_number()) throw Bad(where + "." + key + ": expected a number or null");
+  return v->get<double>();
+}
+
+std::optional<bool> flag(const json& obj, const char* key, const std::string& where) {
+  const json* v = field(obj, key);
+  if (!v) return std::nullopt;
+  if (!v->is_boolean()) throw Bad(where + "." + key + ": expected true, false or null");
+  return v->get<bool>();
+}
+
+std::optional<int> small(const json& obj, const char* key, const std::string& where) {
+  if (!field(obj, key)) return std::nullopt;
+  return int(integer(obj, key, where));
+}
+
+std::vector<std::string> strings(const json& obj, const char* key, const std::string& where) {
+  std::vector<std::string> out;
+  const json* v = field(obj, key);
+  if (!v) return out;
+  if (!v->is_array()) throw Bad(where + "." + key + ": expected an array");
+  for (const auto& s : *v) {
+    if (!s.is_string()) throw Bad(where + "." + key + ": expected strings");
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+PcieLinkState pcie_state(const json& obj, const char* key, const std::string& where) {
+  PcieLinkState st;
+  const json* v = field(obj, key);
+  if (!v) return st;
+  const std::string w = where + "." + key;
+  object(*v, w);
+  st.gt_per_s = real(*v, "gt_per_s", w);
+  st.width = small(*v, "width", w);
+  st.generation = small(*v, "generation", w);
+  st.gbytes_per_s = real(*v, "gbytes_per_s", w);
+  return st;
+}
+
+std::optional<PcieLink> pcie(const json& obj, const std::string& where) {
+  const json* v = field(obj, "pcie");
+  if (!v) return std::nullopt;
+  const std::string w = where + ".pcie";
+  object(*v, w);
+  PcieLink link;
+  link.current = pcie_state(*v, "current", w);
+  link.max = pcie_state(*v, "max", w);
+  link.source = text(*v, "source", w);
+  return link;
+}
+
+// The `system` object (the environment, ports and storage; its warnings are
+// among the document's warnings already).
+SystemInfo system_info(const json& doc) {
+  SystemInfo s;
+  const json* sys = field(doc, "system");
+  if (!sys) return s;
+  object(*sys, "system");
+  if (const json* e = field(*sys, "environment")) {
+    const std::string w = "system.environment";
+    object(*e, w);
+    RuntimeEnvironment& env = s.environment;
+    env.container = text(*e, "container", w);
+    env.container_evidence = strings(*e, "container_evidence", w);
+    env.kubernetes = flag(*e, "kubernetes", w).value_or(false);
+    env.kubernetes_evidence = strings(*e, "kubernetes_evidence", w);
+    env.cloud = text(*e, "cloud", w);
+    env.instance_type = text(*e, "instance_type", w);
+    env.virtual_machine = flag(*e, "virtual_machine", w);
+    env.hypervisor = text(*e, "hypervisor", w);
+    env.vm_evidence = strings(*e, "vm_evidence", w);
+    if (const json* dmi = field(*e, "dmi")) {
+      object(*dmi, w + ".dmi");
+      env.sys_vendor = text(*dmi, "sys_vendor", w + ".dmi");
+      env.product_name = text(*dmi, "product_name", w + ".dmi");
+      env.board_vendor = text(*dmi, "board_vendor", w + ".dmi");
+      env.bios_vendor = text(*dmi, "bios_vendor", w + ".dmi");
+    }
+  }
+  if (field(*sys, "network_ports")) {
+    const json& ports = array(*sys, "network_ports", "system");
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+      const std::string w = "system.network_ports[" + std::to_string(i) + "]";
+      const json& p = object(ports[i], w);
+      NetworkPort port;
+      port.device = text(p, "device", w);
+      port.port = int(integer(p, "port", w));
+      port.state = text(p, "state", w);
+      port.link_layer = text(p, "link_layer", w);
+      port.rate = text(p, "rate", w);
+      port.gbits_per_s = real(p, "gbits_per_s", w);
+      port.gbytes_per_s = real(p, "gbytes_per_s", w);
+      port.pci_bus_id = text(p, "pci_bus_id", w);
+      port.numa_node = small(p, "numa_node", w);
+      port.pcie = pcie(p, w);
+      s.ports.push_back(std::move(port));
+    }
+  }
+  if (field(*sys, "storage")) {
+    const json& storage = array(*sys, "storage", "system");
+    for (std::size_t i = 0; i < storage.size(); ++i) {
+      const std::string w = "system.storage[" + std::to_string(i) + "]";
+      const json& b = object(storage[i], w);
+      BlockDevice d;
+      d.name = text(b, "name", w);
+      d.kind = text(b, "kind", w);
+      d.why = text(b, "why", w);
+      d.size_bytes = number(b, "size_bytes", w);
+      d.rotational = flag(b, "rotational", w);
+      d.model = text(b, "model", w);
+      d.transport = text(b, "transport", w);
+      d.pci_bus_id = text(b, "pci_bus_id", w);
+      d.pcie = pcie(b, w);
+      s.storage.push_back(std::move(d));
+    }
+  }
+  return s;
+}
+
 std::optional<Reason> reason(const json& obj, const std::string& where) {
   const json* v = field(obj, "reason");
   if (!v) return std::nullopt;
@@ -136,6 +260,7 @@ Entry entry(const json& e, const std::string& where) {
   }
   if (field(e, "numa_node")) out.numa_node = int(integer(e, "numa_node", where));
   out.cpu_affinity = text(e, "cpu_affinity", where);
+  out.pcie = pcie(e, where);
   // A devices document's reserve verdict is not the machine's: undo it.
   if (out.reason && out.reason->code == ReasonCode::reserve_exceeds_free) {
     out.status = EntryStatus::ready;
@@ -196,6 +321,7 @@ SavedDetection detection_from_json(const json& doc) {
       d.warnings.push_back(
           Warning{text(warnings[i], "backend", w), text(warnings[i], "message", w)});
     }
+    d.system = system_info(doc);
     saved.detection = std::move(d);
   } catch (const Bad& bad) {
     saved.error = bad.what();

@@ -41,8 +41,8 @@ TEST(DetectText, PlainOutputHasNoDetailsOrTopology) {
 
 TEST(DetectText, VerboseAddsDetailsMatrixAndNvswitchNote) {
   auto text = render_detect_text(three_gpus_all_nvlink(), {true});
-  EXPECT_NE(text.find("DEVICE  PHYSICAL ID       NUMA  CPUS  PARTITION  MEMORY FROM\n"
-                      "cuda:0  pci:0000:00:00.0  0     0-7   -          nvidia-smi\n"),
+  EXPECT_NE(text.find("DEVICE  PHYSICAL ID       NUMA  CPUS  PARTITION  PCIE  MEMORY FROM\n"
+                      "cuda:0  pci:0000:00:00.0  0     0-7   -          -     nvidia-smi\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("topology (tool:nvidia-smi topo -m):\n"
