@@ -94,7 +94,10 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, PresetMatchesFixture,
 // Fixture hosts whose accelerator families synthesis does not cover yet (their
 // probes landed after sim/ was written). Listed by name so that a new fixture
 // without a preset fails here until it gets one or is listed with a reason.
+// aws-p5-docker: its point is the system around the GPUs (EFA ports, NVMe, DMI,
+// a container), which synthesis does not generate yet.
 const std::vector<std::string> kNotSynthesisedYet = {
+    "aws-p5-docker",
     "qualcomm-ai100",
     // Apple (darwin tools), Vulkan, Intel/AMD NPUs and Intel GPUs: no synthesis yet.
     "intel-max-1550",
