@@ -9,9 +9,9 @@
 #include "cli/common/detect_command.h"
 #include "cli/common/devices_command.h"
 #include "cli/common/exit_codes.h"
+#include "cli/common/io_command.h"
 #include "cli/common/plan_command.h"
 #include "cli/common/train_command.h"
-#include "cli/common/io_command.h"
 
 int main(int argc, char** argv) {
   using namespace hwaccel::cli;
