@@ -1,5 +1,7 @@
 #include "src/host/recording_host.h"
 
+#include <map>
+
 #include "src/host/path.h"
 
 namespace hwaccel {
@@ -23,6 +25,57 @@ int strength(const FileEntry& e) {
   return 0;
 }
 
+// Where `path` really is, following the recorded links on every component
+// (the final one too), as SnapshotHost does on replay. Returns `path` itself
+// when a link loops or leaves the tree.
+std::string resolve_through_links(const std::string& path,
+                                  const std::map<std::string, std::string>& links) {
+  std::string current = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    auto parts = path_components(current);
+    std::string prefix = "/";
+    bool followed = false;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      std::string candidate = join_path(prefix, parts[i]);
+      auto link = links.find(candidate);
+      if (link != links.end()) {
+        std::string target =
+            link->second.starts_with("/") ? link->second : join_path(prefix, link->second);
+        for (std::size_t j = i + 1; j < parts.size(); ++j) target = join_path(target, parts[j]);
+        auto normalized = normalize_absolute(target);
+        if (!normalized) return path;
+        current = *normalized;
+        followed = true;
+        break;
+      }
+      prefix = candidate;
+    }
+    if (!followed) return current;
+  }
+  return path;
+}
+
+// Answers recorded under a path that goes through a recorded link belong at
+// the link's target: replay follows links on every component, so that is
+// where it will look (a probe that readlinks card1/device and then reads
+// card1/device/mem_info_vram_total must find the file on replay).
+std::map<std::string, FileEntry> place_behind_links(
+    std::map<std::string, FileEntry> files, const std::map<std::string, std::string>& links) {
+  std::map<std::string, FileEntry> placed;
+  auto keep = [&](const std::string& path, FileEntry entry) {
+    auto [it, inserted] = placed.emplace(path, entry);
+    if (!inserted && strength(entry) > strength(it->second)) it->second = std::move(entry);
+  };
+  for (auto& [path, entry] : files) keep(resolve_through_links(path, links), std::move(entry));
+  // A link sits at its own path, reached through its parent; it replaces
+  // whatever was seen through it there (that was placed at its target).
+  for (const auto& [path, target] : links) {
+    std::string parent = resolve_through_links(parent_dir(path), links);
+    placed[join_path(parent, path.substr(path.rfind('/') + 1))] = FileEntry::of_link(target);
+  }
+  return placed;
+}
+
 }  // namespace
 
 RecordingHost::RecordingHost(Host& inner) : inner_(inner) {}
@@ -31,6 +84,12 @@ void RecordingHost::put(const std::string& raw_path, FileEntry entry) {
   auto normalized = normalize_absolute(raw_path);
   if (!normalized) return;  // a relative path is refused by every host; nothing to replay
   std::lock_guard<std::mutex> lock(mutex_);
+  // Links are kept apart: the same path read through the link (a listing of
+  // card1/device) must not replace the link; snapshot() puts both in place.
+  if (entry.kind == FileEntry::Kind::link) {
+    links_[*normalized] = entry.target;
+    return;
+  }
   auto [it, inserted] = recorded_.files.emplace(*normalized, entry);
   if (!inserted && strength(entry) >= strength(it->second)) it->second = std::move(entry);
 }
@@ -163,6 +222,7 @@ Snapshot RecordingHost::snapshot(SnapshotInfo info) {
   s.host.recorded_at = when;
   s.facts = facts;
   if (path) s.env["PATH"] = *path;
+  s.files = place_behind_links(std::move(s.files), links_);
   return s;
 }
 

@@ -3,6 +3,7 @@
 // be saved as a snapshot and replayed exactly.
 #pragma once
 
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -35,7 +36,8 @@ class RecordingHost : public Host {
 
   Host& inner_;
   std::mutex mutex_;
-  Snapshot recorded_;
+  Snapshot recorded_;                         // everything but links
+  std::map<std::string, std::string> links_;  // path -> target, as readlink gave it
   std::string now_;
 };
 

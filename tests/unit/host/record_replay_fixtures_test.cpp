@@ -1,0 +1,55 @@
+// Recording a host and replaying the recording gives the same report, for
+// every fixture host used as the machine being recorded. Guards the recorder's
+// handling of links: a probe that readlinks /sys/class/drm/card1/device and
+// then reads card1/device/mem_info_vram_total must find that file on replay,
+// where links are followed on every component.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "src/host/recording_host.h"
+#include "src/host/snapshot_host.h"
+#include "src/registry/detection.h"
+#include "src/report/detect_json.h"
+#include "src/snapshot/snapshot_codec.h"
+#include "tests/support/test_support.h"
+
+namespace hwaccel {
+namespace {
+
+std::vector<std::string> fixture_hosts() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(testing::source_path("fixtures/hosts")))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class RecordReplay : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RecordReplay, TheReplayOfARecordingEqualsTheRecordedRun) {
+  auto loaded = load_snapshot_file(testing::source_path("fixtures/hosts/" + GetParam() + ".yaml"));
+  ASSERT_FALSE(loaded.error) << loaded.error->to_string();
+  SnapshotHost machine(*loaded.snapshot);
+  RecordingHost recorder(machine);
+  Detection live = detect(recorder);
+
+  Snapshot saved;
+  auto error = parse_snapshot(write_snapshot(recorder.snapshot({})), "recorded.yaml", saved);
+  ASSERT_FALSE(error) << error->to_string();
+  SnapshotHost replay(saved);
+  Detection replayed = detect(replay);
+  EXPECT_TRUE(replay.misses().empty()) << "the recording lacks a tool run the probes made";
+  EXPECT_EQ(render_detect_json(live), render_detect_json(replayed));
+}
+
+INSTANTIATE_TEST_SUITE_P(FixtureHosts, RecordReplay, ::testing::ValuesIn(fixture_hosts()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace hwaccel
