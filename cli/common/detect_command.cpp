@@ -13,6 +13,7 @@
 #include "src/registry/detection.h"
 #include "src/report/detect_json.h"
 #include "src/report/detect_text.h"
+#include "src/report/timings_report.h"
 #include "src/snapshot/snapshot_codec.h"
 
 namespace hwaccel::cli {
@@ -27,6 +28,9 @@ void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
       ->check(CLI::PositiveNumber);
   auto* record = cmd.add_option("--record", args.record_path,
                                 "Record every answer of this host into a snapshot FILE");
+  cmd.add_flag("--timings", args.timings,
+               "Also print how long each backend's probe and the whole detection took");
+  cmd.add_flag("--force", args.force, "With --record: replace FILE if it exists");
   cmd.add_flag("--no-redact", args.no_redact,
                "Keep UUIDs, serials, hostnames and MACs in the recording");
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
@@ -89,15 +93,24 @@ int run_detect(const DetectArgs& args) {
     info.recorder = std::string("hwaccel ") + HWACCEL_VERSION;
     Snapshot snapshot = recorder->snapshot(info);
     if (!args.no_redact) redact(snapshot);
-    if (auto why = write_file_atomically(args.record_path, write_snapshot(snapshot));
+    if (auto why = write_file_atomically(args.record_path, write_snapshot(snapshot),
+                                         args.force ? ExistingFile::replace : ExistingFile::keep);
         !why.empty()) {
       std::cerr << "error: --record: " << why << "\n";
       return kExitCannotWrite;
     }
   }
 
-  std::cout << (args.json ? render_detect_json(detection)
-                          : render_detect_text(detection, {args.verbose}));
+  if (args.json && args.timings) {
+    auto doc = nlohmann::json::parse(render_detect_json(detection));
+    doc["timings"] = timings_json(detection);
+    std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else if (args.json) {
+    std::cout << render_detect_json(detection);
+  } else {
+    std::cout << render_detect_text(detection, {args.verbose});
+    if (args.timings) std::cout << render_timings_text(detection);
+  }
   return kExitOk;
 }
 

@@ -14,6 +14,8 @@ struct DetectArgs {
   double timeout_s = 5.0;   // per tool run
   std::string record_path;  // --record FILE
   bool no_redact = false;
+  bool timings = false;   // --timings
+  bool force = false;     // --record may replace an existing file
   std::string root;       // --root DIR
   std::string host_path;  // --host FILE (a snapshot)
   bool strict = false;    // replay misses are errors

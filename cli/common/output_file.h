@@ -1,13 +1,26 @@
-// Writing a file the user asked for: to a temporary beside it, then renamed, so
-// a failed write never leaves a half file or destroys what was there.
+// Writing a file the user asked for: to a dot-named temporary beside it
+// (".NAME.tmp-PID", which NFD and most watchers ignore), flushed to disk, then
+// renamed over the target in one step. A failed or interrupted write (even
+// kill -9) never leaves a half file and never destroys what was there; at
+// worst a stale temporary stays behind.
 #pragma once
 
 #include <string>
 
 namespace hwaccel::cli {
 
-// Returns an empty string on success, else the reason.
-std::string write_file_atomically(const std::string& path, const std::string& bytes);
+enum class ExistingFile {
+  replace,  // our own output refreshed in place (exports, caches, goldens)
+  keep,     // a user's file: refuse, unless the user passed --force
+};
+
+// Returns an empty string on success, else the reason (naming the path).
+std::string write_file_atomically(const std::string& path, const std::string& bytes,
+                                  ExistingFile existing = ExistingFile::replace);
+
+// The temporary a write to `path` by process `pid` uses (for tests and for
+// the message after an interrupted write).
+std::string temporary_path_for(const std::string& path, long pid);
 
 // Creates `path` and its missing parents (mkdir -p). Empty on success, else the reason.
 std::string make_directories(const std::string& path);

@@ -50,7 +50,7 @@ TEST(HwaccelCli, RecordThenReplayGivesTheSameReport) {
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   EXPECT_EQ(live.out, replay.out);
 
-  auto text_live = run_command(bin("hwaccel") + " detect --no-redact --record " + snap);
+  auto text_live = run_command(bin("hwaccel") + " detect --no-redact --force --record " + snap);
   auto text_replay = run_command(bin("hwaccel") + " detect --strict --host " + snap);
   EXPECT_EQ(text_live.out, text_replay.out);
 }
