@@ -4,6 +4,7 @@
 #include <exception>
 #include <future>
 
+#include "src/host/stopwatch.h"
 #include "src/probe/amd_xdna_probe.h"
 #include "src/probe/apple_probe.h"
 #include "src/probe/cpu_probe.h"
@@ -66,6 +67,7 @@ ProbeResult run_guarded(const Probe& probe, Host& host) {
 }  // namespace
 
 Detection detect(Host& host, const DetectOptions& options) {
+  Stopwatch whole;
   auto probes = all_probes();
   std::vector<const Probe*> selected;
   for (const auto& p : probes) {
@@ -79,9 +81,17 @@ Detection detect(Host& host, const DetectOptions& options) {
   d.host.discovered_at = host.now();
 
   // One thread per probe: a hung tool costs its own timeout, not the sum.
-  std::vector<std::future<ProbeResult>> running;
+  struct Timed {
+    ProbeResult result;
+    double milliseconds;
+  };
+  std::vector<std::future<Timed>> running;
   for (const Probe* p : selected)
-    running.push_back(std::async(std::launch::async, [p, &host] { return run_guarded(*p, host); }));
+    running.push_back(std::async(std::launch::async, [p, &host] {
+      Stopwatch watch;
+      ProbeResult r = run_guarded(*p, host);
+      return Timed{std::move(r), watch.elapsed_ms()};
+    }));
 
   // The system around the devices (ports, storage, environment) alongside the probes.
   auto system = std::async(std::launch::async, [&host] {
@@ -95,7 +105,9 @@ Detection detect(Host& host, const DetectOptions& options) {
   });
 
   for (auto& f : running) {
-    ProbeResult r = f.get();
+    Timed timed = f.get();
+    ProbeResult& r = timed.result;
+    d.timings.push_back({r.backend.name, timed.milliseconds});
     d.backends.push_back(r.backend);
     std::stable_sort(r.entries.begin(), r.entries.end(),
                      [](const Entry& a, const Entry& b) { return a.index < b.index; });
@@ -109,6 +121,7 @@ Detection detect(Host& host, const DetectOptions& options) {
   join_entries_by_uuid(d.entries);
   std::sort(d.links.begin(), d.links.end());
   d.links.erase(std::unique(d.links.begin(), d.links.end()), d.links.end());
+  d.total_milliseconds = whole.elapsed_ms();
   return d;
 }
 

@@ -19,6 +19,13 @@ struct HostSummary {
   std::string discovered_at;  // empty when the host has no clock (hand-written snapshot)
 };
 
+// Wall time of one backend's probe, for --timings. Not part of any report
+// unless asked for: it differs from run to run.
+struct ProbeTiming {
+  std::string backend;
+  double milliseconds = 0;
+};
+
 struct Detection {
   HostSummary host;
   std::vector<BackendStatus> backends;  // in backend order
@@ -27,6 +34,8 @@ struct Detection {
   std::vector<Link> links;              // sorted
   SystemInfo system;                    // ports, storage, environment (its warnings are in
                                         // `warnings` too, after the backends')
+  std::vector<ProbeTiming> timings;     // backend order
+  double total_milliseconds = 0;        // the whole detect() call
 };
 
 // Every backend this build has, in the order they are reported.
