@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "src/catalog/nvidia_pci_ids.h"
 #include "src/probe/host_meminfo.h"
@@ -541,9 +542,18 @@ ProbeResult CudaProbe::run(Host& host) const {
   const std::string provenance = "tool:" + join(cuda_query_argv(fields), " ");
   HostMemory host_memory(host);
   bool any_own_memory = false;
+  // A row repeating a GPU already listed (same bus id or UUID) is output
+  // gone wrong (repeated, corrupt, or cut and re-sent), never a second GPU.
+  std::set<std::string> seen;
+  std::size_t repeated = 0;
   for (std::size_t row = 0; row < query.gpus.size(); ++row) {
     const auto& gpu = query.gpus[row];
-    Entry entry = make_entry(gpu, static_cast<int>(row), provenance);
+    Entry entry = make_entry(gpu, static_cast<int>(result.entries.size()), provenance);
+    std::string key = !entry.pci_bus_id.empty() ? entry.pci_bus_id : entry.uuid;
+    if (!key.empty() && !seen.insert(key).second) {
+      ++repeated;
+      continue;
+    }
     if (gpu.memory_not_reported)
       host_memory.fill(entry, result.warnings);
     else
@@ -555,6 +565,10 @@ ProbeResult CudaProbe::run(Host& host) const {
     }
     result.entries.push_back(std::move(entry));
   }
+  if (repeated > 0)
+    result.warnings.push_back(cuda_warning(
+        "nvidia-smi listed " + std::to_string(repeated) +
+        " row(s) for GPUs it had already listed (same bus id or UUID); kept the first of each"));
   const std::size_t whole_gpus = result.entries.size();
 
   if (whole_gpus > 1) add_topology(host, result);

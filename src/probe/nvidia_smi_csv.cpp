@@ -84,11 +84,18 @@ NvidiaSmiTable parse_nvidia_smi_csv(std::string_view text) {
   NvidiaSmiTable table;
   std::size_t dropped = 0;
   bool have_header = false;
+  std::string header_line;
   std::size_t row_number = 0;
   for (auto line : split_lines(text)) {
     if (trim(line).empty()) continue;
+    // The header again (output of two runs run together): not a GPU.
+    if (have_header && trim(line) == header_line) {
+      note(table.problems, dropped, "the header line appears again; skipped");
+      continue;
+    }
     auto cells = split(line, ',');
     if (!have_header) {
+      header_line = std::string(trim(line));
       for (auto cell : cells) {
         auto [name, unit] = split_header_cell(cell);
         table.columns.push_back(std::move(name));

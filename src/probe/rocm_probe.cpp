@@ -112,6 +112,7 @@ class RocmScan {
   ProbeResult& result_;
   HostMeminfo memory_;
   std::optional<KfdTopology> kfd_;
+  std::string unreadable_;      // a folder we were refused, when that hid every GPU
   std::set<std::string> seen_;  // PCI addresses already given an entry
 
   void warn(std::string message) { result_.warnings.push_back(rocm_warning(std::move(message))); }
@@ -134,6 +135,8 @@ class RocmScan {
     if (!names) {
       if (names.error().code != ENOENT)
         warn("cannot list " + std::string(kDrmDir) + " (" + names.error().errno_name() + ")");
+      if (names.error().code == EACCES || names.error().code == EPERM)
+        unreadable_ = std::string(kDrmDir);
       return cards;
     }
     for (const auto& n : *names)
@@ -439,6 +442,12 @@ class RocmScan {
     backend.ready = std::any_of(result_.entries.begin(), result_.entries.end(),
                                 [](const Entry& e) { return e.status == EntryStatus::ready; });
     if (backend.ready) return;
+    if (result_.entries.empty() && !unreadable_.empty()) {
+      backend.reason = Reason{
+          ReasonCode::permission_denied,
+          "cannot list " + unreadable_ + " (EACCES): this user may not see the GPUs in sysfs"};
+      return;
+    }
     if (result_.entries.empty()) {
       backend.reason = Reason{ReasonCode::no_device, "no AMD GPU on the PCI bus"};
       return;

@@ -257,3 +257,22 @@ TEST(NvidiaSmiCsv, ControlBytesInNamesAreMadePrintable) {
 
 }  // namespace
 }  // namespace hwaccel
+
+namespace hwaccel {
+namespace {
+
+// Found by the fault matrix: output repeated (two runs' output run together,
+// or a flood cut at the host's limit) must not turn its header into a GPU.
+TEST(NvidiaSmiCsv, ARepeatedHeaderIsNotAGpu) {
+  std::string once =
+      std::string(kHeader) +
+      "0, GPU-a, 0000:01:00.0, NVIDIA L40S, 46068 MiB, 0 MiB, 45460 MiB, 8.9, 595.80\n";
+  auto query = parse_nvidia_smi_gpu_query(once + once);
+  ASSERT_EQ(query.gpus.size(), 2u);  // the probe drops the repeated GPU, not the parser
+  EXPECT_EQ(query.gpus[1].name, "NVIDIA L40S");
+  ASSERT_FALSE(query.problems.empty());
+  EXPECT_NE(query.problems[0].find("header"), std::string::npos) << query.problems[0];
+}
+
+}  // namespace
+}  // namespace hwaccel
