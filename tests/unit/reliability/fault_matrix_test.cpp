@@ -38,16 +38,18 @@ std::vector<Subject> subjects() {
                               {"cuda", "gx10"},
                               {"rocm", "mi300x-8"},
                               {"rocm", "strix-halo"},
-                              {"cpu", "cpu-only"},
                               {"apple", "macbook-pro-m3-max"},
                               {"vulkan", "vulkan-desktop"},
                               {"intel_npu", "meteor-lake-npu"},
                               {"amd_xdna", "ryzen-ai-laptop"},
                               {"oneapi", "intel-max-1550"},
                               {"tpu", "tpu-v5e-8"},
+                              {"tpu", "tpu-v4-8"},
                               {"gaudi", "gaudi3-8"},
                               {"neuron", "inf2-48xlarge"},
-                              {"qualcomm", "qualcomm-ai100"}};
+                              {"neuron", "trn1-32xlarge"},
+                              {"qualcomm", "qualcomm-ai100"},
+                              {"cpu", "cpu-only"}};
   // Only the fixtures present in this tree (backends land one by one).
   std::vector<Subject> present;
   for (const auto& s : all)

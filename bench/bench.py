@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Whole-process benchmarks of hwaccel and hwsim, with the peers found on this
+machine measured in the same run (ratios, not absolute claims).
+
+Each scenario runs N times (default 10) after one warm-up; we report the
+median, min and max wall time and the peak RSS of the process tree's largest
+member (ru_maxrss of the waited children). Processes are started with
+posix_spawn and reaped with wait4, so the harness adds well under a
+millisecond per run (the `/bin/true` row shows what it costs).
+
+Run through ci/bench (it builds an optimised tree and installs the peers).
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+DEVNULL = os.open(os.devnull, os.O_RDWR)
+
+
+def run_once(argv, env):
+    """Wall seconds and peak RSS (KiB) of one run; raises on a bad exit."""
+    start = time.perf_counter()
+    pid = os.posix_spawnp(argv[0], argv, env,
+                          file_actions=[(os.POSIX_SPAWN_DUP2, DEVNULL, 1),
+                                        (os.POSIX_SPAWN_DUP2, DEVNULL, 2)])
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss, code
+
+
+def measure(name, argv, env, runs, ok_codes=(0,)):
+    walls, rss = [], []
+    code = None
+    for i in range(runs + 1):
+        wall, peak, code = run_once(argv, env)
+        if code not in ok_codes:
+            return {"name": name, "error": f"exit {code}: {' '.join(argv)}"}
+        if i == 0:
+            continue  # warm-up: page cache, dynamic loader
+        walls.append(wall * 1000)
+        rss.append(peak / 1024)
+    return {"name": name, "median": statistics.median(walls), "min": min(walls),
+            "max": max(walls), "rss": max(rss), "runs": runs}
+
+
+def row(r, base=None):
+    if "error" in r:
+        return f"| {r['name']} | – | – | – | – | {r['error']} |"
+    ratio = ""
+    if base and "median" in base and base["median"] > 0:
+        ratio = f"{r['median'] / base['median']:.2f}x"
+    return (f"| {r['name']} | {r['median']:.2f} | {r['min']:.2f} | {r['max']:.2f} | "
+            f"{r['rss']:.1f} | {ratio} |")
+
+
+def fake_tool(folder, name, body):
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + body + "\n")
+    os.chmod(path, 0o755)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build-bench", help="folder with hwaccel and hwsim")
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--quick", action="store_true", help="3 runs, fewer fixture replays")
+    args = ap.parse_args()
+    runs = 3 if args.quick else args.runs
+    hwaccel = os.path.abspath(os.path.join(args.build, "hwaccel"))
+    hwsim = os.path.abspath(os.path.join(args.build, "hwsim"))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    os.chdir(root)
+
+    base_env = dict(os.environ)
+    base_env.pop("NO_COLOR", None)
+    tmp = tempfile.mkdtemp(prefix="hwaccel-bench-")
+    empty_bin = os.path.join(tmp, "empty-bin")
+    os.mkdir(empty_bin)
+    # "Nothing installed": no vendor tool can be found on PATH.
+    bare_env = dict(base_env, PATH=empty_bin)
+    # vulkaninfo present, no Vulkan driver: the loader finds no ICD.
+    no_driver_env = dict(base_env, VK_DRIVER_FILES="/nonexistent.json",
+                         VK_ICD_FILENAMES="/nonexistent.json")
+    hang_bin = os.path.join(tmp, "hang-bin")
+    os.mkdir(hang_bin)
+    fake_tool(hang_bin, "nvidia-smi", "exec sleep 30")
+    hang_env = dict(base_env, PATH=hang_bin + ":" + base_env.get("PATH", "/usr/bin:/bin"))
+    flood_bin = os.path.join(tmp, "flood-bin")
+    os.mkdir(flood_bin)
+    fake_tool(flood_bin, "nvidia-smi", "exec head -c 67108864 /dev/zero")
+    flood_env = dict(base_env, PATH=flood_bin + ":" + base_env.get("PATH", "/usr/bin:/bin"))
+
+    results = []
+    print(f"# hwaccel benchmarks ({runs} runs each, median/min/max wall ms, peak RSS MiB)\n")
+    print(f"machine: {os.cpu_count()} cpus, {os.uname().sysname} {os.uname().release}; "
+          f"build: {args.build}\n")
+
+    harness = measure("/bin/true (harness cost)", ["/bin/true"], base_env, runs)
+
+    print("## Live detection and peers\n")
+    print("| scenario | median | min | max | RSS MiB | vs lstopo |")
+    print("|---|---|---|---|---|---|")
+    peers = []
+    lstopo = None
+    if shutil.which("lstopo-no-graphics"):
+        lstopo = measure("peer: lstopo-no-graphics --of xml", ["lstopo-no-graphics", "--of", "xml",
+                                                               "-"], base_env, runs)
+        peers.append(lstopo)
+    if shutil.which("lspci"):
+        peers.append(measure("peer: lspci -nn", ["lspci", "-nn"], base_env, runs))
+    if shutil.which("lshw"):
+        peers.append(measure("peer: lshw -json -C display", ["lshw", "-json", "-C", "display"],
+                             base_env, runs))
+    if shutil.which("inxi"):
+        peers.append(measure("peer: inxi -G", ["inxi", "-G"], base_env, runs))
+    if shutil.which("vulkaninfo"):
+        peers.append(measure("peer: vulkaninfo --summary (llvmpipe)",
+                             ["vulkaninfo", "--summary"], base_env, runs))
+    live = [
+        measure("hwaccel detect, nothing installed", [hwaccel, "detect"], bare_env, runs),
+        measure("hwaccel detect, vulkaninfo without a driver", [hwaccel, "detect"], no_driver_env,
+                runs),
+        measure("hwaccel detect, llvmpipe", [hwaccel, "detect"], base_env, runs),
+        measure("hwaccel detect --json, llvmpipe", [hwaccel, "detect", "--json"], base_env, runs),
+    ]
+    for r in [harness] + live + peers:
+        print(row(r, lstopo))
+    results += live + peers
+
+    print("\n## Failing tools (budget: the timeout plus a little)\n")
+    print("| scenario | median | min | max | RSS MiB | |")
+    print("|---|---|---|---|---|---|")
+    hung = measure("hwaccel detect --timeout 1, nvidia-smi hangs", [hwaccel, "detect", "--timeout",
+                                                                    "1"], hang_env,
+                   max(3, runs // 3))
+    flood = measure("hwaccel detect, nvidia-smi prints 64 MiB", [hwaccel, "detect"], flood_env,
+                    max(3, runs // 3))
+    for r in (hung, flood):
+        print(row(r))
+    if "median" in hung:
+        print(f"\nhung tool: {hung['median'] - 1000:.1f} ms over the 1 s timeout (median)")
+
+    print("\n## Replays\n")
+    print("| scenario | median | min | max | RSS MiB | MB/s loaded |")
+    print("|---|---|---|---|---|---|")
+    fixtures = sorted(f for f in os.listdir("fixtures/hosts") if f.endswith(".yaml"))
+    if args.quick:
+        fixtures = [f for f in fixtures if f in ("gx10.yaml", "dgx-h100.yaml", "mi300x-8.yaml")]
+    for f in fixtures:
+        path = os.path.join("fixtures/hosts", f)
+        r = measure(f"hwsim replay {f}", [hwsim, "replay", path], base_env, runs)
+        if "median" in r:
+            mb = os.path.getsize(path) / 1e6
+            r_row = row(r).rsplit("|", 2)[0] + f"| {mb / (r['median'] / 1000):.0f} |"
+            print(r_row)
+        else:
+            print(row(r))
+        results.append(r)
+
+    synth = os.path.join(tmp, "synth-8xh100.yaml")
+    made = subprocess.run([hwsim, "synth", "--preset", "dgx-h100", "-o", synth],
+                          capture_output=True, text=True)
+    if made.returncode == 0:
+        r = measure("hwsim replay (synthesised 8x H100)", [hwsim, "replay", synth], base_env, runs)
+        print(row(r))
+    else:
+        print(f"| hwsim synth --preset dgx-h100 | – | – | – | – | not available: "
+              f"{made.stderr.strip()[:80]} |")
+
+    plan = [hwaccel, "plan", "--host", "fixtures/hosts/dgx-h100.yaml", "--model", "Llama-3-70B"]
+    probe = subprocess.run(plan, capture_output=True, text=True)
+    print("\n## Planning\n")
+    print("| scenario | median | min | max | RSS MiB | |")
+    print("|---|---|---|---|---|---|")
+    if probe.returncode in (0, 10):
+        print(row(measure("hwaccel plan Llama-3-70B on 8x H100", plan, base_env, runs,
+                          ok_codes=(0, 10))))
+    else:
+        print(f"| hwaccel plan | – | – | – | – | not available (exit {probe.returncode}) |")
+
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
