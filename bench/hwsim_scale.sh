@@ -20,7 +20,7 @@ n=0
 while [ "$n" -lt "$hosts" ]; do
   for p in $presets; do
     [ "$n" -lt "$hosts" ] || break
-    "$hwsim" synth --preset "$p" -o "$work/spec.yaml.tmp" >/dev/null
+    "$hwsim" synth --preset "$p" --force -o "$work/spec.yaml.tmp" >/dev/null
     sed "s/^  label: .*/  label: $p-$n/" "$work/spec.yaml.tmp" > "$work/host-$(printf %04d "$n").yaml"
     n=$((n + 1))
   done

@@ -21,6 +21,7 @@ struct ImportArgs {
   std::string root;
   std::string ttar, ttar_prefix;
   std::string output;
+  bool force = false;  // -o may replace an existing file
   std::vector<std::string> tools, tool_stderr, tool_exit, only, exclude, env;
   std::string label, arch, kernel, hostname;
   std::int64_t cpus = 0, page_size = 0;
@@ -93,6 +94,7 @@ ImportCommand add_import_command(CLI::App& app) {
                   "The archive's folder that is / (default: the one every entry is in)")
       ->needs(ttar);
   cmd->add_option("-o,--output", a.output, "The snapshot to write")->required();
+  cmd->add_flag("--force", a.force, "Replace the output file if it exists");
   cmd->add_option(
       "--tool", a.tools,
       "'ARGV=FILE': FILE is the stdout of ARGV (shell-like words; split at the last '=')");
@@ -184,7 +186,9 @@ int ImportCommand::run() const {
     if (result.hostname_is_label) result.snapshot.facts.hostname = result.snapshot.host.label;
   }
   std::string text = write_snapshot(result.snapshot);
-  if (auto why = write_file_atomically(a.output, text); !why.empty()) {
+  if (auto why = write_file_atomically(a.output, text,
+                                       a.force ? ExistingFile::replace : ExistingFile::keep);
+      !why.empty()) {
     std::cerr << "error: -o: " << why << "\n";
     return kExitCannotWrite;
   }

@@ -22,6 +22,7 @@ CLI::App* add_mutate_command(CLI::App& app, MutateArgs& args) {
                   "gone, loop, unload, free")
       ->required();
   cmd->add_option("-o,--output", args.output, "Where to write the mutated snapshot")->required();
+  cmd->add_flag("--force", args.force, "Replace the output file if it exists");
   cmd->add_flag("-v,--verbose", args.verbose, "Say what each fault changed");
   return cmd;
 }
@@ -48,7 +49,9 @@ int run_mutate(const MutateArgs& args) {
   if (!result.ok()) return kExitUsage;
   if (args.verbose)
     for (const auto& c : result.changes) std::cerr << c << "\n";
-  if (auto why = write_file_atomically(args.output, write_snapshot(snapshot)); !why.empty()) {
+  if (auto why = write_file_atomically(args.output, write_snapshot(snapshot),
+                                       args.force ? ExistingFile::replace : ExistingFile::keep);
+      !why.empty()) {
     std::cerr << "error: " << why << "\n";
     return kExitCannotWrite;
   }

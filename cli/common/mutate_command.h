@@ -11,6 +11,7 @@ struct MutateArgs {
   std::string input;
   std::vector<std::string> faults;  // KIND:TARGET[=ARG], in order
   std::string output;
+  bool force = false;  // -o may replace an existing file
   bool verbose = false;
 };
 

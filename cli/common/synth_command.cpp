@@ -18,6 +18,7 @@ CLI::App* add_synth_command(CLI::App& app, SynthArgs& args) {
   auto* file = cmd->add_option("spec", args.spec_path, "The host spec (hwsim-spec/1 YAML)");
   auto* preset = cmd->add_option("--preset", args.preset, "A named spec (--list-presets)");
   cmd->add_option("-o,--output", args.output, "Where to write the snapshot (default: stdout)");
+  cmd->add_flag("--force", args.force, "Replace the output file if it exists");
   cmd->add_flag("--list-presets", args.list, "Print the preset names and exit");
   file->excludes(preset);
   return cmd;
@@ -73,7 +74,9 @@ int run_synth(const SynthArgs& args) {
     std::cout << yaml;
     return kExitOk;
   }
-  if (auto why = write_file_atomically(args.output, yaml); !why.empty()) {
+  if (auto why = write_file_atomically(args.output, yaml,
+                                       args.force ? ExistingFile::replace : ExistingFile::keep);
+      !why.empty()) {
     std::cerr << "error: " << why << "\n";
     return kExitCannotWrite;
   }

@@ -13,6 +13,7 @@ struct SynthArgs {
   std::string spec_path;
   std::string preset;
   std::string output;  // empty: stdout
+  bool force = false;  // -o may replace an existing file
   bool list = false;
 };
 

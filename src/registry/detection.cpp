@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <future>
+#include <set>
 
 #include "src/host/stopwatch.h"
 #include "src/probe/amd_xdna_probe.h"
@@ -64,6 +65,27 @@ ProbeResult run_guarded(const Probe& probe, Host& host) {
   }
 }
 
+// A backend that lists one physical device twice (a tool whose output was
+// repeated, or cut at the host's limit and re-sent) keeps the first listing:
+// a device is never counted twice. Says so in one warning.
+void drop_repeated_devices(ProbeResult& r) {
+  std::set<std::string> seen;
+  std::size_t dropped = 0;
+  std::vector<Entry> kept;
+  for (auto& e : r.entries) {
+    if (!e.physical_id.empty() && !seen.insert(e.physical_id).second) {
+      ++dropped;
+      continue;
+    }
+    kept.push_back(std::move(e));
+  }
+  r.entries = std::move(kept);
+  if (dropped > 0)
+    r.warnings.push_back({r.backend.name, std::to_string(dropped) +
+                                              " more listing(s) of devices already listed "
+                                              "(same physical id) were ignored"});
+}
+
 }  // namespace
 
 Detection detect(Host& host, const DetectOptions& options) {
@@ -108,6 +130,7 @@ Detection detect(Host& host, const DetectOptions& options) {
     Timed timed = f.get();
     ProbeResult& r = timed.result;
     d.timings.push_back({r.backend.name, timed.milliseconds});
+    drop_repeated_devices(r);
     d.backends.push_back(r.backend);
     std::stable_sort(r.entries.begin(), r.entries.end(),
                      [](const Entry& a, const Entry& b) { return a.index < b.index; });
