@@ -86,6 +86,17 @@ void drop_repeated_devices(ProbeResult& r) {
                                               "(same physical id) were ignored"});
 }
 
+// A flood of warnings (every line of a corrupt output) buries the one that
+// matters; each backend keeps its first kMaxWarningsPerBackend and a count.
+constexpr std::size_t kMaxWarningsPerBackend = 20;
+
+void cap_warnings(ProbeResult& r) {
+  if (r.warnings.size() <= kMaxWarningsPerBackend) return;
+  std::size_t more = r.warnings.size() - kMaxWarningsPerBackend;
+  r.warnings.resize(kMaxWarningsPerBackend);
+  r.warnings.push_back({r.backend.name, "... and " + std::to_string(more) + " more warnings"});
+}
+
 }  // namespace
 
 Detection detect(Host& host, const DetectOptions& options) {
@@ -131,6 +142,7 @@ Detection detect(Host& host, const DetectOptions& options) {
     ProbeResult& r = timed.result;
     d.timings.push_back({r.backend.name, timed.milliseconds});
     drop_repeated_devices(r);
+    cap_warnings(r);
     d.backends.push_back(r.backend);
     std::stable_sort(r.entries.begin(), r.entries.end(),
                      [](const Entry& a, const Entry& b) { return a.index < b.index; });
