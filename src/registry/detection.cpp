@@ -127,12 +127,17 @@ Detection detect(Host& host, const DetectOptions& options) {
     }));
 
   // The system around the devices (ports, storage, environment) alongside the probes.
-  auto system = std::async(std::launch::async, [&host] {
+  double system_ms = 0;
+  auto system = std::async(std::launch::async, [&host, &system_ms] {
+    Stopwatch watch;
     try {
-      return scan_system(host);
+      SystemInfo s = scan_system(host);
+      system_ms = watch.elapsed_ms();
+      return s;
     } catch (const std::exception& e) {
       SystemInfo s;
       s.warnings.push_back({"system", std::string("internal error: ") + e.what()});
+      system_ms = watch.elapsed_ms();
       return s;
     }
   });
@@ -151,7 +156,11 @@ Detection detect(Host& host, const DetectOptions& options) {
     for (auto& l : r.links) d.links.push_back(std::move(l));
   }
   d.system = system.get();
+  Stopwatch pci_details;
   attach_pci_details(host, d.entries, d.system.warnings);
+  // Not backends, but users asking where the time goes need them too.
+  d.timings.push_back({"(system scan)", system_ms});
+  d.timings.push_back({"(pci details)", pci_details.elapsed_ms()});
   for (const auto& w : d.system.warnings) d.warnings.push_back(w);
   join_entries_by_uuid(d.entries);
   std::sort(d.links.begin(), d.links.end());
