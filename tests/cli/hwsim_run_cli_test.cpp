@@ -183,15 +183,7 @@ TEST_P(HwsimRunDetect, LiveDetectionUnderRunEqualsReplay) {
   EXPECT_EQ(without_kernel_facts(live.out).dump(2), without_kernel_facts(replay.out).dump(2));
 }
 
-std::vector<std::string> fixture_hosts() {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(source_path("fixtures/hosts")))
-    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Fixtures, HwsimRunDetect, ::testing::ValuesIn(fixture_hosts()),
+INSTANTIATE_TEST_SUITE_P(Fixtures, HwsimRunDetect, ::testing::ValuesIn(fixture_host_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');

@@ -22,14 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> fixture_hosts() {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(testing::source_path("fixtures/hosts")))
-    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 bool regenerating() {
   const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
   return v && std::string(v) == "1";
@@ -78,7 +70,7 @@ TEST_P(GoldenHost, ReplayIsDeterministic) {
   EXPECT_EQ(render_detect_json(detect(a)), render_detect_json(detect(b)));
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenHost, ::testing::ValuesIn(fixture_hosts()),
+INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenHost, ::testing::ValuesIn(testing::fixture_host_names()),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)

@@ -1,5 +1,7 @@
 #include "tests/support/test_support.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -20,6 +22,14 @@ std::string source_path(const std::string& relative) {
 
 std::string shared_path(const std::string& relative) {
   return std::string(HWACCEL_SHARED_DIR) + "/" + relative;
+}
+
+std::vector<std::string> fixture_host_names() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(source_path("fixtures/hosts")))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 std::optional<std::string> capture_section(const std::string& text, const std::string& prefix) {

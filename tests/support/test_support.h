@@ -16,6 +16,10 @@ std::optional<std::string> slurp(const std::string& path);
 std::string source_path(const std::string& relative);  // under the repo root
 std::string shared_path(const std::string& relative);  // under ../shared
 
+// The names (stems) of fixtures/hosts/*.yaml, sorted: every test that runs
+// over all fixture hosts uses this one list.
+std::vector<std::string> fixture_host_names();
+
 // Pulls one section out of a nvidia_gpu_exporter capture: the text under the
 // banner whose "# $ ..." line starts with `command_prefix`, up to the next banner.
 std::optional<std::string> capture_section(const std::string& capture_text,

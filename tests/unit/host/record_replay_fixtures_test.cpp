@@ -17,14 +17,6 @@
 namespace hwaccel {
 namespace {
 
-std::vector<std::string> fixture_hosts() {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(testing::source_path("fixtures/hosts")))
-    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 class RecordReplay : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RecordReplay, TheReplayOfARecordingEqualsTheRecordedRun) {
@@ -43,8 +35,8 @@ TEST_P(RecordReplay, TheReplayOfARecordingEqualsTheRecordedRun) {
   EXPECT_EQ(render_detect_json(live), render_detect_json(replayed));
 }
 
-INSTANTIATE_TEST_SUITE_P(FixtureHosts, RecordReplay, ::testing::ValuesIn(fixture_hosts()),
-                         [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(FixtureHosts, RecordReplay,
+                         ::testing::ValuesIn(testing::fixture_host_names()), [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';

@@ -137,14 +137,6 @@ std::string mask_pseudonyms(const std::string& text) {
   return std::regex_replace(text, made, "<ID>");
 }
 
-std::vector<std::string> fixture_hosts() {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(testing::source_path("fixtures/hosts")))
-    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 class RedactionCompleteness : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RedactionCompleteness, NoIdentifierSurvivesAndTheReportStaysTheSame) {
@@ -206,8 +198,8 @@ TEST_P(RedactionCompleteness, NoIdentifierSurvivesAndTheReportStaysTheSame) {
   (void)real_hostname;
 }
 
-INSTANTIATE_TEST_SUITE_P(FixtureHosts, RedactionCompleteness, ::testing::ValuesIn(fixture_hosts()),
-                         [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(FixtureHosts, RedactionCompleteness,
+                         ::testing::ValuesIn(testing::fixture_host_names()), [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
