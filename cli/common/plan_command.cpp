@@ -5,6 +5,7 @@
 
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
+#include "cli/common/kernel_plan_command.h"
 #include "src/host/live_host.h"
 #include "src/plan/planner.h"
 #include "src/registry/reserve.h"
@@ -38,6 +39,7 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
   cmd.add_option("--on", a.on, "Only these devices (cuda:0,cuda:1,cpu:0)");
   cmd.add_option("--add", a.add, "What-if: add SKU[xN] from the catalogue (h100-sxmx8)");
   cmd.add_option("--remove", a.remove, "What-if: leave out a device (cuda:3)");
+  add_kernel_plan_flags(cmd, a);
 }
 
 Loaded load_catalogue(const std::string& file) {
@@ -130,6 +132,7 @@ int load_devices(const PlanArgs& a, Loaded& out) {
 }
 
 int run_plan(const PlanArgs& a) {
+  if (!a.kernels.empty() || !a.hardware.empty()) return run_kernel_plan(a);
   Loaded l = load_catalogue(a.devices_file);
   if (l.exit != kExitOk) return l.exit;
   if (int rc = load_model(a.model, a.params, l); rc != kExitOk) return rc;

@@ -30,6 +30,11 @@ struct PlanArgs {
   std::string on;            // --on cuda:0,cuda:1
   std::vector<std::string> add;
   std::vector<std::string> remove;
+  // Kernel plans (cli/common/kernel_plan_command.*): --hardware ID --kernels DIR.
+  std::string hardware;
+  std::string kernels;
+  std::string format = "report";
+  std::string check;
 };
 
 void add_plan_flags(CLI::App& command, PlanArgs& args);

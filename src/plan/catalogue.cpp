@@ -17,6 +17,10 @@ double Sku::peak(std::string_view format) const {
   return it == peak_flops.end() ? 0 : it->second;
 }
 
+bool Sku::has_instruction(std::string_view kind) const {
+  return std::find(instructions.begin(), instructions.end(), kind) != instructions.end();
+}
+
 const Sku* Catalogue::find(std::string_view id) const {
   for (const auto& s : skus) {
     if (s.id == id) return &s;
@@ -105,6 +109,40 @@ std::uint16_t hex16(const TableReader& r, const std::string& text) {
   return static_cast<std::uint16_t>(v);
 }
 
+// Instruction kinds must be known and agree with the peaks: a device with an
+// FP8 (FP4) peak executes an instruction that computes in FP8 (FP4), and the
+// reverse.
+void check_instructions(const TableReader& r, const Sku& s) {
+  const auto& known = known_instructions();
+  for (const auto& k : s.instructions) {
+    if (std::find(known.begin(), known.end(), k) == known.end()) {
+      std::string list;
+      for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
+      r.fail("instructions", "\"" + k + "\": not an instruction kind (" + list + ")");
+    }
+  }
+  struct Rule {
+    const char* format;
+    std::vector<std::string> kinds;
+  };
+  const Rule rules[] = {{"bf16", {"mma_sync", "wgmma", "tcgen05"}},
+                        {"fp8", {"mma_sync_fp8", "wgmma", "tcgen05"}},
+                        {"fp4", {"fp4_block_scale"}}};
+  for (const auto& rule : rules) {
+    bool has = false;
+    for (const auto& k : rule.kinds) has = has || s.has_instruction(k);
+    bool peak = s.peak(rule.format) > 0;
+    if (peak && !has)
+      r.fail("instructions", std::string("peak_tflops.") + rule.format +
+                                 " is non-zero but no instruction computes in " + rule.format +
+                                 " (inconsistent entry)");
+    if (has && !peak && std::string(rule.format) != "bf16")
+      r.fail("instructions", std::string("an instruction computes in ") + rule.format +
+                                 " but peak_tflops." + rule.format +
+                                 " is zero or missing (inconsistent entry)");
+  }
+}
+
 Sku read_sku(const TableReader& r) {
   r.allow_only({"id",
                 "name",
@@ -126,7 +164,9 @@ Sku read_sku(const TableReader& r) {
                 "fabric",
                 "fabric_gbs",
                 "host_link_gbs",
-                "sources"});
+                "sources",
+                "class",
+                "instructions"});
   Sku s;
   s.location = location(r.file(), r.raw().source());
   s.id = r.text("id");
@@ -183,6 +223,12 @@ Sku read_sku(const TableReader& r) {
   if (s.fabric != "none" && s.fabric_bytes_s <= 0)
     r.fail("fabric_gbs", "missing: fabric \"" + s.fabric + "\" needs its bandwidth");
 
+  if (r.has("class")) s.kernel_class = r.text("class");
+  if (r.has("instructions")) {
+    s.instructions = r.texts("instructions");
+    check_instructions(r, s);
+  }
+
   auto sources = r.sub("sources");
   sources.allow_only(sourced_fields());
   for (const auto& f : sourced_fields()) {
@@ -216,7 +262,7 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
   try {
     toml::table root = parse_toml(text, file);
     TableReader r(root, file, "");
-    r.allow_only({"format", "perf_class", "sku"});
+    r.allow_only({"format", "perf_class", "sku", "guard"});
     if (r.text("format") != "hwaccel-devices/1") r.fail("format", "expected \"hwaccel-devices/1\"");
     Catalogue c;
     c.origin = file;
@@ -235,6 +281,25 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
       if (!c.perf_classes.count(s.perf_class))
         sr.fail("perf_class", "\"" + s.perf_class + "\" has no [perf_class." + s.perf_class + "]");
       c.skus.push_back(std::move(s));
+    }
+    if (const auto* guards = root.get("guard")) {
+      if (!guards->is_array_of_tables()) r.fail("guard", "expected [[guard]] entries");
+      std::size_t g = 0;
+      for (const auto& node : *guards->as_array()) {
+        TableReader gr(*node.as_table(), file, "guard[" + std::to_string(g++) + "]");
+        gr.allow_only({"macro", "instruction"});
+        Guard guard{gr.text("macro"), gr.text("instruction"),
+                    location(file, node.as_table()->source())};
+        const auto& known = known_instructions();
+        if (std::find(known.begin(), known.end(), guard.instruction) == known.end())
+          gr.fail("instruction", "\"" + guard.instruction + "\": not an instruction kind");
+        for (const auto& other : c.guards)
+          if (other.macro == guard.macro)
+            gr.fail("macro", "\"" + guard.macro + "\" is mapped twice");
+        c.guards.push_back(std::move(guard));
+      }
+      std::sort(c.guards.begin(), c.guards.end(),
+                [](const Guard& a, const Guard& b) { return a.macro < b.macro; });
     }
     result.catalogue = std::move(c);
   } catch (const LocatedError& e) {

@@ -20,6 +20,14 @@ inline const std::vector<std::string>& known_formats() {
   return formats;
 }
 
+// Tensor-core and copy instruction kinds a kernel tree's DEVICES.toml names
+// (docs/kernel-tree.md): which PTX instruction families a device executes.
+inline const std::vector<std::string>& known_instructions() {
+  static const std::vector<std::string> kinds{"cp_async", "mma_sync", "mma_sync_fp8", "wgmma",
+                                              "tma",      "tcgen05",  "fp4_block_scale"};
+  return kinds;
+}
+
 struct PerfClass {
   std::string name;
   double decode_efficiency = 0.5;           // share of memory bandwidth reached at decode
@@ -51,15 +59,28 @@ struct Sku {
   double host_link_bytes_s = 0;                // to host memory, when special (NVLink-C2C)
   std::map<std::string, std::string> sources;  // field -> where the number comes from
   std::string location;                        // FILE:LINE:COL of the [[sku]]
+  // Kernel trees only (docs/kernel-tree.md): the kernel class and the
+  // instruction kinds the device executes natively.
+  std::string kernel_class;
+  std::vector<std::string> instructions;
+  bool has_instruction(std::string_view kind) const;
 
   bool is_native(std::string_view format) const;
   double peak(std::string_view format) const;  // 0 when not native
+};
+
+// A kernel tree's [[guard]]: a source macro that stands for an instruction kind.
+struct Guard {
+  std::string macro;
+  std::string instruction;
+  std::string location;  // FILE:LINE:COL
 };
 
 struct Catalogue {
   std::string origin;  // "built-in" or the file name
   std::vector<Sku> skus;
   std::map<std::string, PerfClass> perf_classes;
+  std::vector<Guard> guards;  // sorted by macro
 
   const Sku* find(std::string_view id) const;
   const PerfClass* perf(const Sku& sku) const;

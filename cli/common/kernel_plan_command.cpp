@@ -1,0 +1,101 @@
+#include "cli/common/kernel_plan_command.h"
+
+#include <iostream>
+
+#include "cli/common/exit_codes.h"
+#include "cli/common/host_source.h"
+#include "src/host/live_host.h"
+#include "src/host/terminal.h"
+#include "src/kernels/kernel_plan.h"
+#include "src/kernels/kernel_report.h"
+
+namespace hwaccel::cli {
+
+void add_kernel_plan_flags(CLI::App& cmd, PlanArgs& a) {
+  cmd.add_option("--hardware", a.hardware, "Kernel plan: a device id of the tree's DEVICES.toml");
+  cmd.add_option("--kernels", a.kernels, "Kernel plan: the kernel tree DIR (docs/kernel-tree.md)");
+  cmd.add_option("--format", a.format, "Kernel plan output: report (default), plan or json")
+      ->check(CLI::IsMember({"report", "plan", "json"}));
+  cmd.add_option("--check", a.check,
+                 "Kernel plan: compare with a golden FILE; exit 10 with a diff when it differs");
+}
+
+int run_kernel_plan(const PlanArgs& a) {
+  if (a.kernels.empty() || a.hardware.empty()) {
+    std::cerr << "error: a kernel plan needs both --hardware ID and --kernels DIR\n";
+    return kExitUsage;
+  }
+  if (a.model.empty() == a.params.empty()) {
+    std::cerr << "error: give one of --model NAME|config.json or --params COUNT\n";
+    return kExitUsage;
+  }
+  Loaded l;
+  if (int rc = load_model(a.model, a.params, l); rc != kExitOk) return rc;
+  std::string qname = a.quant.empty() ? l.spec->dtype : a.quant;
+  const plan::QuantLevel* q = plan::find_quant(qname);
+  if (!q) {
+    std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names() << "\n";
+    return kExitUsage;
+  }
+  if (!plan::kv_bytes_per_element(a.kv)) {
+    std::cerr << "error: --kv " << a.kv << ": expected fp16, fp8 or q8_0\n";
+    return kExitUsage;
+  }
+  // The tree is read through the Host: this machine, a --root tree, or a snapshot.
+  auto opened = open_host(a.host_path, a.root, a.timeout_s);
+  if (opened.exit != kExitOk) return opened.exit;
+  // A snapshot holds the tree at the path it was recorded with; this machine
+  // needs it absolute.
+  std::string dir = opened.snapshot ? a.kernels : absolute_path(a.kernels);
+  auto files = kernels::read_tree_files(*opened.host, dir);
+  if (!files.error.empty()) {
+    std::cerr << "error: --kernels " << files.error << "\n";
+    return kExitBadInput;
+  }
+  std::string root = a.kernels;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  auto tree = kernels::parse_tree(files.files, root);
+  if (!tree.tree) {
+    std::cerr << "error: " << tree.error << "\n";
+    return kExitBadInput;
+  }
+  kernels::KernelRequest req;
+  req.device = a.hardware;
+  req.spec = *l.spec;
+  req.quant = *q;
+  req.workload.context = a.context;
+  req.workload.batch = a.batch;
+  req.workload.kv = a.kv;
+  auto made = kernels::make_kernel_plan(*tree.tree, req);
+  if (!made.plan) {
+    std::cerr << "error: " << made.error << "\n";
+    return made.error.rfind("unknown device id", 0) == 0 ? kExitUsage : kExitBadInput;
+  }
+  kernels::ReportContext ctx{root};
+  const auto& p = *made.plan;
+  std::string out = a.format == "json"   ? kernels::render_kernel_json(p, ctx)
+                    : a.format == "plan" ? kernels::render_kernel_plan_lines(p, ctx)
+                                         : kernels::render_kernel_report(p, ctx);
+  if (!a.check.empty()) {
+    LiveHost live;  // the golden is a file of this machine, even when the tree is recorded
+    auto expected = live.read(absolute_path(a.check));
+    if (!expected) {
+      std::cerr << "error: --check " << a.check << ": " << expected.error().message << "\n";
+      return kExitBadInput;
+    }
+    std::string diff = kernels::diff_lines(*expected, out, a.check);
+    if (!diff.empty()) {
+      std::cout << diff;
+      return kExitCheckFailed;
+    }
+    std::cout << "ok: " << a.check << " matches\n";
+    return kExitOk;
+  }
+  std::cout << out;
+  for (const auto& e : p.errors) std::cerr << "error: " << e << "\n";
+  if (!p.errors.empty()) return kExitBadInput;
+  if (!p.violations.empty()) return kExitUnsatisfied;
+  return p.fits() ? kExitOk : kExitDoesNotFit;
+}
+
+}  // namespace hwaccel::cli
