@@ -169,17 +169,6 @@ KernelPlanResult make_kernel_plan(const KernelTree& tree, const KernelRequest& r
         break;
       }
   }
-  // Per-node roofline at the device's raw peaks.
-  for (auto& n : p.nodes) {
-    double peak =
-        is_gemm(n.op) ? sku->peak(n.runs_as.empty() ? "bf16" : n.runs_as) : sku->peak("fp32");
-    if (peak <= 0) peak = sku->peak("bf16");
-    double tb = n.bytes / sku->bandwidth_bytes_s;
-    double tf = peak > 0 ? n.flops / peak : 0;
-    n.seconds = std::max(tb, tf);
-    n.bound = tf > tb ? "compute" : "memory";
-  }
-
   // The rules this class sees: its chain's, less those removed along it.
   std::set<std::string> removed;
   for (const auto& c : rc.chain) {
@@ -295,6 +284,17 @@ KernelPlanResult make_kernel_plan(const KernelTree& tree, const KernelRequest& r
       i += chosen->ops.size();
     }
   }
+  // Per-node roofline at the device's raw peaks.
+  for (auto& n : p.nodes) {
+    double peak =
+        is_gemm(n.op) ? sku->peak(n.runs_as.empty() ? "bf16" : n.runs_as) : sku->peak("fp32");
+    if (peak <= 0) peak = sku->peak("bf16");
+    double tb = n.bytes / sku->bandwidth_bytes_s;
+    double tf = peak > 0 ? n.flops / peak : 0;
+    n.seconds = std::max(tb, tf);
+    n.bound = tf > tb ? "compute" : "memory";
+  }
+
   for (const auto& n : p.nodes) {
     p.step_roofline_s += n.seconds * n.repeat;
     if (!n.rule.empty()) p.covered_s += n.seconds * n.repeat;

@@ -266,6 +266,23 @@ def from_archives(seeds, shared):
                 seeds.add(target, tar.extractfile(member).read())
 
 
+def from_kernel_tree(seeds):
+    """fixtures/kernels: every .cu for kernel_guard, every .toml for kernel_toml
+    (prefixed with the byte that picks which file of the tree it replaces)."""
+    tree = os.path.join(ROOT, "fixtures", "kernels")
+    which = {"DEVICES.toml": b"D", "FUSIONS.toml": b"F", "KERNEL_FAMILIES.toml": b"K"}
+    for dirpath, _, files in os.walk(tree):
+        if os.path.basename(dirpath) == "plans":
+            continue
+        for name in sorted(files):
+            with open(os.path.join(dirpath, name), "rb") as f:
+                data = f.read()
+            if name.endswith(".cu"):
+                seeds.add("kernel_guard", data)
+            elif name.endswith(".toml"):
+                seeds.add("kernel_toml", which.get(name, b"H") + data)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
@@ -278,6 +295,7 @@ def main():
         from_archives(seeds, args.shared)
     else:
         print(f"make_seeds: {args.shared} not found; seeds from the fixtures only", file=sys.stderr)
+    from_kernel_tree(seeds)
     for target, texts in EXTRA.items():
         for text in texts:
             seeds.add(target, text)
