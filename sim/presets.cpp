@@ -8,7 +8,7 @@ namespace {
 
 // The figures are the fixtures' (each fixture's header says where they come
 // from); the presets restate the machine in spec form, not the files.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kPresets = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 30> kPresets = {{
     {"amd-no-driver", R"(schema: hwsim-spec/1
 label: amd-no-driver
 hostname: ws-nodriver-01
@@ -18,6 +18,120 @@ memory: {total: 131603468 kB, available: 128812344 kB}
 accelerators:
   - {sku: radeon-pro-w7900, bus: ["0000:03:00.0"]}
 drivers: {amdgpu: missing}
+)"},
+    {"aws-p5-docker", R"(schema: hwsim-spec/1
+label: aws-p5-docker
+hostname: 3f1c0e9b5d2a
+kernel: 6.8.0-1021-aws
+cpu: {model: "AMD EPYC 7R13 Processor", uarch: zen3, sockets: 2, cores: 48, threads: 2}
+memory: {total: 2112948142 kB, available: 2089978524 kB}
+accelerators:
+  - {sku: h100-sxm, count: 8, bus: [53, 64, 75, 86, 97, a8, b9, ca]}
+interconnect: nvswitch
+drivers: {nvidia: {state: ok, version: 550.54.15}}
+env: {PATH: "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+dmi: {vendor: Amazon EC2, product: p5.48xlarge}
+)"},
+    {"intel-max-1550", R"(schema: hwsim-spec/1
+label: intel-max-1550
+hostname: pvc-node-01
+kernel: 5.15.0-119-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480+", uarch: sapphire-rapids, sockets: 2, cores: 56, threads: 2}
+memory: {total: 1056508732 kB, available: 1039811020 kB}
+accelerators:
+  - {sku: max-1550, count: 4, bus: [29, 3a, 9a, ca], numa: [0, 0, 1, 1]}
+)"},
+    {"llvmpipe-only", R"(schema: hwsim-spec/1
+label: vm
+hostname: host-1
+kernel: 6.18.44-fc-v595
+cpu: {model: "AMD EPYC", uarch: zen3, sockets: 1, cores: 2, threads: 1}
+memory: {total: 24684096 kB, available: 21140068 kB}
+vm: firecracker
+vulkan: {instance: 1.3.239, api: 1.3.230, mesa: 22.3.6, llvm: 15.0.6, drivers: [llvmpipe]}
+)"},
+    {"mac-studio-m2-ultra", R"(schema: hwsim-spec/1
+label: mac-studio-m2-ultra
+hostname: studio-m2u
+os: darwin
+kernel: 23.5.0
+cpu: {model: "Apple M2 Ultra", uarch: apple-silicon, cores: 24}
+memory: {total: 192 GiB}
+accelerators: [m2-ultra]
+vulkan: {instance: 1.3.290, drivers: [moltenvk]}
+)"},
+    {"macbook-pro-m3-max", R"(schema: hwsim-spec/1
+label: macbook-pro-m3-max
+hostname: mbp-m3max
+os: darwin
+kernel: 23.5.0
+cpu: {model: "Apple M3 Max", uarch: apple-silicon, cores: 16}
+memory: {total: 128 GiB}
+accelerators: [m3-max]
+)"},
+    {"meteor-lake-npu", R"(schema: hwsim-spec/1
+label: meteor-lake-npu
+hostname: mtl-laptop-01
+kernel: 6.8.0-45-generic
+# 6 P-cores with HT + 10 E-cores = 22 threads, written as 11 cores x 2 threads
+cpu: {model: "Intel(R) Core(TM) Ultra 7 155H", uarch: meteor-lake, sockets: 1, cores: 11, threads: 2}
+memory: {total: 32210244 kB, available: 28814532 kB}
+accelerators:
+  - {sku: arc-mtl, bus: ["00:02.0"]}
+  - {sku: npu3720, bus: ["00:0b.0"]}
+vulkan: {instance: 1.3.275, mesa: 24.0.5-1ubuntu1, llvm: 17.0.6, drivers: [anv, llvmpipe]}
+)"},
+    {"meteor-lake-npu-denied", R"(schema: hwsim-spec/1
+label: meteor-lake-npu-denied
+hostname: mtl-laptop-01
+kernel: 6.8.0-45-generic
+cpu: {model: "Intel(R) Core(TM) Ultra 7 155H", uarch: meteor-lake, sockets: 1, cores: 11, threads: 2}
+memory: {total: 32210244 kB, available: 28814532 kB}
+accelerators:
+  - {sku: arc-mtl, bus: ["00:02.0"]}
+  - {sku: npu3720, bus: ["00:0b.0"], node: denied}
+vulkan: {instance: 1.3.275, mesa: 24.0.5-1ubuntu1, llvm: 17.0.6, drivers: [anv, llvmpipe]}
+)"},
+    {"qualcomm-ai100", R"(schema: hwsim-spec/1
+label: qualcomm-ai100
+hostname: aic-node-01
+kernel: 6.8.0-45-generic
+cpu: {model: "AMD EPYC 7B13", uarch: zen3, sockets: 2, cores: 32, threads: 2}
+memory: {total: 528243012 kB, available: 515880508 kB}
+accelerators:
+  - {sku: ai100, bus: ["01:00.0"], numa: [0]}
+  - {sku: ai100, bus: ["81:00.0"], numa: [1], free: 20404 MiB, nsp_free: 8}
+)"},
+    {"ryzen-ai-laptop", R"(schema: hwsim-spec/1
+label: ryzen-ai-laptop
+hostname: strix-laptop-01
+kernel: 6.14.0-24-generic
+cpu: {model: "AMD Ryzen AI 9 HX 370 w/ Radeon 890M", uarch: zen5, sockets: 1, cores: 12, threads: 2}
+memory: {total: 31999048 kB, available: 27346192 kB}
+accelerators:
+  - {sku: strix-point-igpu, bus: ["c4:00.0"], gtt: 16383512576}
+  - {sku: xdna2-strix, bus: ["c6:00.1"]}
+)"},
+    {"vulkan-desktop", R"(schema: hwsim-spec/1
+label: vulkan-desktop
+hostname: nvk-desktop-01
+kernel: 6.11.4-301.fc41.x86_64
+cpu: {model: "AMD Ryzen 7 5800X 8-Core Processor", uarch: zen3, sockets: 1, cores: 8, threads: 2}
+memory: {total: 65776812 kB, available: 61230188 kB}
+accelerators:
+  - {sku: rtx3090, bus: ["0b:00.0"]}
+drivers: {nvidia: {state: missing, bound_to: nouveau}}
+tools: [vulkaninfo]
+vulkan: {instance: 1.3.296, api: 1.3.289, mesa: 24.2.8, llvm: 19.1.0, drivers: [nvk, llvmpipe]}
+)"},
+    {"vulkan-no-driver", R"(schema: hwsim-spec/1
+label: vm
+hostname: host-1
+kernel: 6.18.44-fc-v595
+cpu: {model: "AMD EPYC", uarch: zen3, sockets: 1, cores: 2, threads: 1}
+memory: {total: 24684096 kB, available: 21050124 kB}
+vm: firecracker
+vulkan: {instance: 1.3.239, drivers: []}
 )"},
     {"cpu-only", R"(schema: hwsim-spec/1
 label: cpu-only

@@ -51,7 +51,7 @@ const std::vector<Sku>& skus() {
     rtx4090.subsystem_vendor = 0x10de, rtx4090.subsystem_device = 0x167c;
     rtx4090.pci_class = 0x030000, rtx4090.name = "NVIDIA GeForce RTX 4090";
     rtx4090.memory_mib = 24564, rtx4090.reserved_mib = 483, rtx4090.idle_used_mib = 1;
-    rtx4090.compute_cap = "8.9", rtx4090.driver = "550.120";
+    rtx4090.compute_cap = "8.9", rtx4090.driver = "550.120", rtx4090.chip = "AD102";
     v.push_back(rtx4090);
     Sku mi300x;  // [FIX mi300x-8]: rocm-smi vram 205822885888, 299687936 idle, gfx942
     mi300x.id = "mi300x", mi300x.pci_device = 0x74a1, mi300x.subsystem_vendor = 0x1002;
@@ -111,6 +111,69 @@ const std::vector<Sku>& skus() {
     Sku trn1 = inf2;
     trn1.id = "trainium", trn1.pci_device = 0x7164, trn1.name = "Trainium";
     v.push_back(trn1);
+    // [FIX vulkan-desktop][IDS]: GA102 10de:2204 rev a1, subsystem 10de:1454, 24 GiB, cc 8.6.
+    Sku rtx3090 = rtx4090;
+    rtx3090.id = "rtx3090", rtx3090.pci_device = 0x2204, rtx3090.subsystem_device = 0x1454;
+    rtx3090.name = "NVIDIA GeForce RTX 3090", rtx3090.memory_mib = 24576;
+    rtx3090.reserved_mib = 483, rtx3090.compute_cap = "8.6", rtx3090.revision = 0xa1;
+    rtx3090.chip = "GA102";
+    v.push_back(rtx3090);
+    // [FIX mac-studio-m2-ultra, macbook-pro-m3-max]: system_profiler names and GPU cores
+    // (Apple's tech specs); MoltenVK's 32-bit device id 0x1a020209 for the M2 Ultra (the
+    // fixture's; the M3 Max's is not known, so Vulkan lists it with the same family prefix).
+    Sku m2u;
+    m2u.id = "m2-ultra", m2u.apple = true, m2u.name = "Apple M2 Ultra", m2u.gpu_cores = 76;
+    m2u.pci_vendor = 0x106b, m2u.vk_device_id = 0x1a020209;
+    v.push_back(m2u);
+    Sku m3max = m2u;
+    m3max.id = "m3-max", m3max.name = "Apple M3 Max", m3max.gpu_cores = 40;
+    m3max.vk_device_id = 0x1a030009;  // not verified
+    v.push_back(m3max);
+    // [FIX qualcomm-ai100]: 17cb:a100 class 1200 on qaic; qaic-util Dram Total 32692 MB, 16 NSPs.
+    Sku ai100;
+    ai100.id = "ai100", ai100.qualcomm = true, ai100.pci_vendor = 0x17cb;
+    ai100.pci_device = 0xa100, ai100.pci_class = 0x120000, ai100.name = "Cloud AI 100";
+    ai100.memory_mib = 32692, ai100.nsp_count = 16, ai100.driver = "1.5.6";
+    ai100.kernel_driver = "qaic";
+    v.push_back(ai100);
+    // [FIX meteor-lake-npu]: 8086:7d1d rev 04 class 1200 on intel_vpu (NPU 3720).
+    Sku mtl_npu;
+    mtl_npu.id = "npu3720", mtl_npu.intel_npu = true, mtl_npu.pci_vendor = 0x8086;
+    mtl_npu.pci_device = 0x7d1d, mtl_npu.pci_class = 0x120000, mtl_npu.revision = 0x04;
+    mtl_npu.name = "Intel AI Boost NPU (Meteor Lake)", mtl_npu.kernel_driver = "intel_vpu";
+    v.push_back(mtl_npu);
+    // [FIX ryzen-ai-laptop]: 1022:17f0 rev 10 class 1180 on amdxdna (XDNA 2, Strix Point).
+    Sku xdna2;
+    xdna2.id = "xdna2-strix", xdna2.xdna = true, xdna2.pci_vendor = 0x1022;
+    xdna2.pci_device = 0x17f0, xdna2.pci_class = 0x118000, xdna2.revision = 0x10;
+    xdna2.name = "AMD Ryzen AI NPU (Strix Point)", xdna2.kernel_driver = "amdxdna";
+    v.push_back(xdna2);
+    // [FIX ryzen-ai-laptop]: Strix Point iGPU 1002:150e rev c1, 512 MiB carve-out (126 MiB
+    // used), gfx1150, 32 SIMDs.
+    Sku strix_point;
+    strix_point.id = "strix-point-igpu", strix_point.pci_device = 0x150e;
+    strix_point.pci_class = 0x038000, strix_point.revision = 0xc1;
+    strix_point.name = "AMD Radeon 880M/890M Graphics (Strix Point)", strix_point.apu = true;
+    strix_point.vram_bytes = 536870912ull, strix_point.vram_idle_used = 132452352ull;
+    strix_point.gfx_target_version = 110500, strix_point.simd_count = 32;
+    strix_point.chip = "GFX1150";
+    v.push_back(strix_point);
+    // [FIX intel-max-1550]: 8086:0bd5 rev 2f class 0380 on i915 (DKMS): lmem 2 x 65520 MiB,
+    // xpu-smi's name.
+    Sku max1550;
+    max1550.id = "max-1550", max1550.intel_gpu = true, max1550.pci_vendor = 0x8086;
+    max1550.pci_device = 0x0bd5, max1550.pci_class = 0x038000, max1550.revision = 0x2f;
+    max1550.name = "Intel(R) Data Center GPU Max 1550", max1550.vram_bytes = 137405399040ull;
+    max1550.vram_idle_used = 452132864ull, max1550.kernel_driver = "i915", max1550.chip = "PVC";
+    v.push_back(max1550);
+    // [FIX meteor-lake-npu]: Meteor Lake-P iGPU 8086:7d55 class 0300 on i915 (no local memory);
+    // Mesa ANV names it "Intel(R) Arc(tm) Graphics (MTL)".
+    Sku arc_mtl;
+    arc_mtl.id = "arc-mtl", arc_mtl.intel_gpu = true, arc_mtl.pci_vendor = 0x8086;
+    arc_mtl.pci_device = 0x7d55, arc_mtl.pci_class = 0x030000, arc_mtl.apu = true;
+    arc_mtl.name = "Intel(R) Arc(TM) Graphics", arc_mtl.kernel_driver = "i915";
+    arc_mtl.vk_name = "Intel(R) Arc(tm) Graphics (MTL)", arc_mtl.chip = "MTL";
+    v.push_back(arc_mtl);
     return v;
   }();
   return kSkus;
@@ -197,7 +260,22 @@ constexpr std::string_view kGb10Features =
     "dcpodp sve2 sveaes svepmull svebitperm svesha3 svesm4 flagm2 frint svei8mm svebf16 i8mm bf16 "
     "dgh bti ecv afp wfxt";
 
-constexpr std::array<Uarch, 7> kUarchs = {{
+constexpr std::string_view kMeteorLakeFlags =
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi "
+    "mmx fxsr sse sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc art arch_perfmon "
+    "pebs bts rep_good nopl xtopology nonstop_tsc cpuid aperfmperf tsc_known_freq pni pclmulqdq "
+    "dtes64 monitor ds_cpl vmx smx est tm2 ssse3 sdbg fma cx16 xtpr pdcm pcid sse4_1 sse4_2 "
+    "x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand lahf_lm abm 3dnowprefetch "
+    "cpuid_fault epb intel_ppin ssbd ibrs ibpb stibp ibrs_enhanced tpr_shadow flexpriority ept "
+    "vpid ept_ad fsgsbase tsc_adjust bmi1 avx2 smep bmi2 erms invpcid rdseed adx smap clflushopt "
+    "clwb intel_pt sha_ni xsaveopt xsavec xgetbv1 xsaves split_lock_detect user_shstk avx_vnni "
+    "dtherm ida arat pln pts hwp hwp_notify hwp_act_window hwp_epp hwp_pkg_req hfi vnmi umip pku "
+    "ospke waitpkg gfni vaes vpclmulqdq rdpid bus_lock_detect movdiri movdir64b fsrm md_clear "
+    "serialize arch_lbr ibt flush_l1d arch_capabilities";
+// Apple silicon under macOS: no /proc/cpuinfo; the spec's model is sysctl's brand string.
+constexpr std::string_view kAppleFeatures = "";
+
+constexpr std::array<Uarch, 9> kUarchs = {{
     {"sapphire-rapids", false, "GenuineIntel", 6, 143, 8, kSprFlags, "", 2000.0},
     {"zen2", false, "AuthenticAMD", 23, 49, 0, kZen2Flags, "", 2250.0},
     {"zen3", false, "AuthenticAMD", 25, 1, 0, kZen3GuestFlags, "", 2450.0},
@@ -205,6 +283,8 @@ constexpr std::array<Uarch, 7> kUarchs = {{
     {"zen5", false, "AuthenticAMD", 26, 112, 0, kZen5Flags, "", 3000.0},
     {"neoverse-v2", true, "", 0, 0, 0, kGraceFeatures, "neoverse-v2", 0},
     {"gb10", true, "", 0, 0, 0, kGb10Features, "cortex-x925", 0},
+    {"meteor-lake", false, "GenuineIntel", 6, 170, 4, kMeteorLakeFlags, "", 1400.0},
+    {"apple-silicon", true, "", 0, 0, 0, kAppleFeatures, "", 0},
 }};
 
 constexpr std::array<std::pair<std::string_view, std::uint16_t>, 8> kArmParts = {{

@@ -13,12 +13,24 @@
 namespace hwaccel::sim {
 
 struct Sku {
-  std::string_view id;   // "h100-sxm"
-  bool nvidia = false;   // else AMD, unless tpu
-  bool tpu = false;      // Google TPU (PCI vendor 0x1ae0)
-  bool gaudi = false;    // Intel Gaudi (PCI vendor 0x1da3)
-  bool neuron = false;   // AWS Inferentia / Trainium (PCI vendor 0x1d0f)
-  int neuron_cores = 0;  // NeuronCores per device (neuron-ls nc_count)
+  std::string_view id;     // "h100-sxm"
+  bool nvidia = false;     // else AMD, unless tpu
+  bool tpu = false;        // Google TPU (PCI vendor 0x1ae0)
+  bool gaudi = false;      // Intel Gaudi (PCI vendor 0x1da3)
+  bool neuron = false;     // AWS Inferentia / Trainium (PCI vendor 0x1d0f)
+  int neuron_cores = 0;    // NeuronCores per device (neuron-ls nc_count)
+  bool apple = false;      // Apple silicon GPU + Neural Engine (macOS: system_profiler, sysctl)
+  bool qualcomm = false;   // Qualcomm Cloud AI (PCI vendor 0x17cb, qaic driver, qaic-util)
+  bool intel_npu = false;  // Intel NPU (intel_vpu, /sys/class/accel)
+  bool xdna = false;       // AMD XDNA NPU (amdxdna, /sys/class/accel)
+  bool intel_gpu = false;  // Intel GPU (i915 DRM card; oneAPI, xpu-smi)
+  std::uint16_t pci_vendor = 0;    // the new families' vendor (0x8086, 0x1022, 0x17cb)
+  std::uint8_t revision = 0;       // PCI revision (0: no revision file)
+  std::string_view chip;           // Mesa's chip name in Vulkan device names ("GA102", "MTL")
+  std::string_view vk_name;        // Vulkan deviceName when it is not `name`
+  std::uint32_t vk_device_id = 0;  // Vulkan deviceID when not the PCI id (MoltenVK's 32-bit)
+  int gpu_cores = 0;               // Apple: GPU cores (system_profiler sppci_cores)
+  int nsp_count = 0;               // Qualcomm: NSPs per card
   std::uint16_t pci_device = 0;
   std::uint16_t subsystem_vendor = 0, subsystem_device = 0;
   std::uint32_t pci_class = 0x030200;  // 0x030000 VGA, 0x030200 3D, 0x120000 accelerator

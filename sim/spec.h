@@ -52,12 +52,26 @@ struct AcceleratorSpec {
   std::string compute_partition;            // AMD: SPX, DPX, QPX, CPX (empty: SKU default)
   std::string memory_partition;             // AMD: NPS1, NPS4
   std::optional<std::uint64_t> gtt_bytes;   // AMD APU: GPU-visible system memory
+  bool node_denied = false;                 // NPU: this user may not open /dev/accel/accelN
+  std::optional<int> nsp_free;              // Qualcomm: NSPs not taken by a loaded network
   int line = 0;                             // where the spec says it, for errors
 };
 
 struct DriverSpec {
   DriverState state = DriverState::ok;
-  std::string version;  // NVIDIA: "550.54.15"; empty: the SKU family's default
+  std::string version;   // NVIDIA: "550.54.15"; empty: the SKU family's default
+  std::string bound_to;  // missing: another kernel driver holds the devices ("nouveau")
+};
+
+// A Vulkan loader and its drivers (ICDs): what `vulkaninfo --summary` lists.
+struct VulkanSpec {
+  std::string instance = "1.3.275";  // the loader's instance version
+  std::string api;                   // Mesa drivers' apiVersion (default: the instance's)
+  std::string mesa = "24.0.5";       // Mesa's version as driverInfo prints it
+  std::string llvm = "17.0.6";       // llvmpipe's LLVM
+  std::string moltenvk = "1.2.10";   // MoltenVK's version (macOS)
+  // nvk, nvidia, radv, anv, moltenvk, llvmpipe; empty: the loader finds no driver.
+  std::vector<std::string> drivers;
 };
 
 struct HostSpec {
@@ -74,6 +88,9 @@ struct HostSpec {
   std::map<std::string, DriverSpec> drivers;  // "nvidia", "amdgpu"
   std::optional<std::vector<std::string>> tools;  // installed tools; unset: the drivers decide
   std::map<std::string, std::string> env;
+  std::optional<VulkanSpec> vulkan;
+  std::string vm;  // "firecracker": its PCI host bridge and virtio functions on bus 0  // unset: no
+                   // Vulkan loader (vulkaninfo not found)
   std::string dmi_vendor, dmi_product;
   std::uint64_t seed = 0;  // UUIDs and other identifiers derive from it and the label
 };

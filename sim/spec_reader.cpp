@@ -172,7 +172,7 @@ AcceleratorSpec accelerator(const YAML::Node& n, const std::string& where) {
   } else {
     expect_keys(n, where,
                 {"sku", "count", "bus", "numa", "free", "used", "mig", "compute_partition",
-                 "memory_partition", "gtt"});
+                 "memory_partition", "gtt", "node", "nsp_free"});
     if (!n["sku"])
       refuse(n, where + ": missing key \"sku\" (a catalogue SKU: " + join(sku_names()) + ")");
     a.sku = scalar(n["sku"], where + ".sku");
@@ -192,6 +192,13 @@ AcceleratorSpec accelerator(const YAML::Node& n, const std::string& where) {
     if (n["free"]) a.free_bytes = size(n["free"], where + ".free");
     if (n["used"]) a.used_bytes = size(n["used"], where + ".used");
     if (n["gtt"]) a.gtt_bytes = size(n["gtt"], where + ".gtt");
+    if (n["node"]) {
+      const std::string node = scalar(n["node"], where + ".node");
+      if (node != "ok" && node != "denied")
+        refuse(n["node"], where + ".node: expected ok or denied, got \"" + node + "\"");
+      a.node_denied = node == "denied";
+    }
+    if (n["nsp_free"]) a.nsp_free = integer(n["nsp_free"], where + ".nsp_free", 0, 64);
     if (n["mig"]) a.mig = string_list(n["mig"], where + ".mig");
     if (n["compute_partition"])
       a.compute_partition = scalar(n["compute_partition"], where + ".compute_partition");
@@ -252,6 +259,26 @@ void cpu(const YAML::Node& n, CpuSpec& c) {
   if (c.logical_cpus() > 4096) refuse(n, "cpu: more than 4096 logical CPUs");
 }
 
+VulkanSpec vulkan(const YAML::Node& n) {
+  expect_keys(n, "vulkan", {"instance", "api", "mesa", "llvm", "moltenvk", "drivers"});
+  VulkanSpec v;
+  if (n["instance"]) v.instance = scalar(n["instance"], "vulkan.instance");
+  if (n["api"]) v.api = scalar(n["api"], "vulkan.api");
+  if (n["mesa"]) v.mesa = scalar(n["mesa"], "vulkan.mesa");
+  if (n["llvm"]) v.llvm = scalar(n["llvm"], "vulkan.llvm");
+  if (n["moltenvk"]) v.moltenvk = scalar(n["moltenvk"], "vulkan.moltenvk");
+  if (n["drivers"]) v.drivers = string_list(n["drivers"], "vulkan.drivers");
+  for (std::size_t i = 0; i < v.drivers.size(); ++i) {
+    const auto& d = v.drivers[i];
+    if (d != "nvk" && d != "nvidia" && d != "radv" && d != "anv" && d != "moltenvk" &&
+        d != "llvmpipe")
+      refuse(n["drivers"][i], "vulkan.drivers[" + std::to_string(i) +
+                                  "]: expected nvk, nvidia, radv, anv, moltenvk or llvmpipe");
+  }
+  if (v.api.empty()) v.api = v.instance;
+  return v;
+}
+
 }  // namespace
 
 std::optional<SpecError> parse_spec(std::string_view text, std::string_view file_name,
@@ -268,25 +295,30 @@ std::optional<SpecError> parse_spec(std::string_view text, std::string_view file
     expect_keys(
         root, "",
         {"schema", "label", "hostname", "os", "arch", "kernel", "cpu", "memory", "accelerators",
-         "interconnect", "ib_ports", "drivers", "tools", "env", "dmi", "seed"});
+         "interconnect", "ib_ports", "drivers", "tools", "env", "dmi", "vulkan", "vm", "seed"});
     if (!root["schema"] || scalar(root["schema"], "schema") != "hwsim-spec/1")
       refuse(root["schema"] ? root["schema"] : root,
              "schema: expected \"hwsim-spec/1\" as the first key");
     if (root["label"]) spec.label = scalar(root["label"], "label");
     if (root["hostname"]) spec.hostname = scalar(root["hostname"], "hostname");
     if (root["os"]) spec.os = scalar(root["os"], "os");
-    if (spec.os != "linux") refuse(root["os"], "os: only linux hosts can be synthesised so far");
+    if (spec.os != "linux" && spec.os != "darwin")
+      refuse(root["os"], "os: expected linux or darwin");
+    if (spec.os == "darwin") spec.arch = "arm64";
     if (root["arch"]) spec.arch = scalar(root["arch"], "arch");
-    if (spec.arch != "x86_64" && spec.arch != "aarch64")
+    if (spec.os == "linux" && spec.arch != "x86_64" && spec.arch != "aarch64")
       refuse(root["arch"], "arch: expected x86_64 or aarch64");
+    if (spec.os == "darwin" && spec.arch != "arm64")
+      refuse(root["arch"], "arch: macOS hosts are arm64 (Apple silicon)");
     if (root["kernel"]) spec.kernel = scalar(root["kernel"], "kernel");
     if (!root["cpu"]) refuse(root, "missing key \"cpu\"");
     cpu(root["cpu"], spec.cpu);
     const Uarch* uarch = find_uarch(spec.cpu.uarch);
-    if ((uarch->arm) != (spec.arch == "aarch64"))
+    if ((uarch->arm) != (spec.arch != "x86_64") ||
+        (spec.os == "darwin") != (spec.cpu.uarch == "apple-silicon"))
       refuse(root["cpu"]["uarch"],
              "cpu.uarch: " + spec.cpu.uarch + " is not an " + spec.arch + " CPU");
-    if (uarch->arm && spec.cpu.clusters.empty())
+    if (uarch->arm && spec.cpu.clusters.empty() && !uarch->default_part.empty())
       spec.cpu.clusters.push_back(
           {std::string(uarch->default_part), spec.cpu.cores * spec.cpu.sockets});
     if (!uarch->arm && spec.cpu.model.empty())
@@ -317,14 +349,18 @@ std::optional<SpecError> parse_spec(std::string_view text, std::string_view file
     if (root["ib_ports"]) spec.ib_ports = integer(root["ib_ports"], "ib_ports", 0, 32);
     if (root["drivers"]) {
       const auto& d = root["drivers"];
-      expect_keys(d, "drivers", {"nvidia", "amdgpu", "tpu", "habanalabs", "neuron"});
+      expect_keys(d, "drivers",
+                  {"nvidia", "amdgpu", "tpu", "habanalabs", "neuron", "i915", "intel_vpu",
+                   "amdxdna", "qaic"});
       for (const auto& kv : d) {
         const std::string name = kv.first.as<std::string>();
         DriverSpec ds;
         if (kv.second.IsScalar()) {
           ds.state = driver_state(kv.second, "drivers." + name);
         } else {
-          expect_keys(kv.second, "drivers." + name, {"state", "version"});
+          expect_keys(kv.second, "drivers." + name, {"state", "version", "bound_to"});
+          if (kv.second["bound_to"])
+            ds.bound_to = scalar(kv.second["bound_to"], "drivers." + name + ".bound_to");
           if (kv.second["state"])
             ds.state = driver_state(kv.second["state"], "drivers." + name + ".state");
           if (kv.second["version"])
@@ -345,6 +381,11 @@ std::optional<SpecError> parse_spec(std::string_view text, std::string_view file
       if (root["dmi"]["vendor"]) spec.dmi_vendor = scalar(root["dmi"]["vendor"], "dmi.vendor");
       if (root["dmi"]["product"]) spec.dmi_product = scalar(root["dmi"]["product"], "dmi.product");
     }
+    if (root["vm"]) {
+      spec.vm = scalar(root["vm"], "vm");
+      if (spec.vm != "firecracker") refuse(root["vm"], "vm: expected firecracker");
+    }
+    if (root["vulkan"]) spec.vulkan = vulkan(root["vulkan"]);
     if (root["seed"]) spec.seed = std::uint64_t(integer(root["seed"], "seed", 0, 999999999));
     out = std::move(spec);
     return std::nullopt;

@@ -84,11 +84,16 @@ Plan make_plan(const HostSpec& spec) {
         d.numa = a.numa[i];
       else if (spec.cpu.sockets > 1)
         d.numa = i * spec.cpu.sockets / a.count;
-      (sku->neuron   ? plan.neuron
-       : sku->gaudi  ? plan.gaudi
-       : sku->tpu    ? plan.tpu
-       : sku->nvidia ? plan.nvidia
-                     : plan.amd)
+      (sku->apple       ? plan.apple
+       : sku->qualcomm  ? plan.qualcomm
+       : sku->intel_npu ? plan.npu
+       : sku->xdna      ? plan.npu
+       : sku->intel_gpu ? plan.intel_gpu
+       : sku->neuron    ? plan.neuron
+       : sku->gaudi     ? plan.gaudi
+       : sku->tpu       ? plan.tpu
+       : sku->nvidia    ? plan.nvidia
+                        : plan.amd)
           .push_back(d);
     }
   }
@@ -97,7 +102,28 @@ Plan make_plan(const HostSpec& spec) {
   std::stable_sort(plan.amd.begin(), plan.amd.end(), by_address);
   std::stable_sort(plan.tpu.begin(), plan.tpu.end(), by_address);
   std::stable_sort(plan.neuron.begin(), plan.neuron.end(), by_address);
+  std::stable_sort(plan.qualcomm.begin(), plan.qualcomm.end(), by_address);
+  std::stable_sort(plan.npu.begin(), plan.npu.end(), by_address);
+  std::stable_sort(plan.intel_gpu.begin(), plan.intel_gpu.end(), by_address);
   return plan;
+}
+
+int next_accel_index(const Snapshot& s) {
+  int n = 0;
+  while (s.files.count("/sys/class/accel/accel" + std::to_string(n) + "/device")) ++n;
+  return n;
+}
+
+ToolEntry not_found_tool(std::vector<std::string> argv) {
+  ToolEntry t;
+  t.argv = std::move(argv);
+  t.run.outcome = ToolOutcome::not_found;
+  return t;
+}
+
+bool tool_installed(const HostSpec& spec, const std::string& tool, bool by_default) {
+  if (!spec.tools) return by_default;
+  return std::find(spec.tools->begin(), spec.tools->end(), tool) != spec.tools->end();
 }
 
 }  // namespace detail
@@ -110,12 +136,14 @@ Snapshot synthesize(const HostSpec& spec) {
   s.facts.os = spec.os;
   s.facts.arch = spec.arch;
   s.facts.kernel = spec.kernel;
-  s.facts.page_size = 4096;
+  s.facts.page_size = spec.os == "darwin" ? 16384 : 4096;
   s.facts.cpus = spec.cpu.logical_cpus();
   s.facts.hostname = spec.hostname;
   s.env["PATH"] =
-      "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:/usr/local/games:"
-      "/snap/bin";
+      spec.os == "darwin"
+          ? "/opt/homebrew/bin:/opt/homebrew/sbin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+          : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:"
+            "/usr/local/games:/snap/bin";
   for (const auto& [k, v] : spec.env) s.env[k] = v;
   if (!spec.dmi_vendor.empty())
     s.files["/sys/class/dmi/id/sys_vendor"] = FileEntry::of_content(spec.dmi_vendor + "\n");
@@ -123,17 +151,25 @@ Snapshot synthesize(const HostSpec& spec) {
     s.files["/sys/class/dmi/id/product_name"] = FileEntry::of_content(spec.dmi_product + "\n");
 
   const detail::Plan plan = detail::make_plan(spec);
-  detail::add_cpu_and_memory(plan, s);
   detail::add_nvidia(plan, s);
-  detail::add_amd(plan, s);
-  detail::add_tpu(plan, s);
-  detail::add_gaudi(plan, s);
-  detail::add_neuron(plan, s);
-  // No Vulkan loader on a synthesised host: the vulkan backend says tool-not-found.
-  ToolEntry vulkaninfo;
-  vulkaninfo.argv = {"vulkaninfo", "--summary"};
-  vulkaninfo.run.outcome = ToolOutcome::not_found;
-  s.tools[vulkaninfo.argv] = vulkaninfo;
+  if (spec.os == "darwin") {
+    // macOS has no /proc and no /sys: every Linux path the probes look up is absent.
+    for (const char* path :
+         {"/proc/cpuinfo", "/proc/meminfo", "/sys/class/drm", "/sys/bus/pci/devices"})
+      s.files[path] = FileEntry::of_absent();
+    detail::add_apple(plan, s);
+  } else {
+    detail::add_cpu_and_memory(plan, s);
+    detail::add_vm(plan, s);
+    detail::add_amd(plan, s);
+    detail::add_tpu(plan, s);
+    detail::add_gaudi(plan, s);
+    detail::add_neuron(plan, s);
+    detail::add_qualcomm(plan, s);
+    detail::add_npu(plan, s);
+    detail::add_intel_gpu(plan, s);
+  }
+  detail::add_vulkan(plan, s);
   return s;
 }
 

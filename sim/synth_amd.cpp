@@ -72,14 +72,18 @@ void add_amd(const Plan& plan, Snapshot& s) {
     bool amd;
   };
   std::vector<Card> cards;
-  const bool nvidia_loaded = [&] {
-    auto it = spec.drivers.find("nvidia");
-    return it == spec.drivers.end() || it->second.state != DriverState::missing;
-  }();
-  if (nvidia_loaded)
+  // Another kernel driver (nouveau) holding the NVIDIA GPUs also makes a DRM card.
+  auto bound = [&](const char* driver) {
+    auto it = spec.drivers.find(driver);
+    return it == spec.drivers.end() || it->second.state != DriverState::missing ||
+           !it->second.bound_to.empty();
+  };
+  if (bound("nvidia"))
     for (const auto& d : plan.nvidia) cards.push_back({d.address, false});
   if (loaded)
     for (const auto& d : plan.amd) cards.push_back({d.address, true});
+  if (bound("i915"))
+    for (const auto& d : plan.intel_gpu) cards.push_back({d.address, false});
   std::stable_sort(cards.begin(), cards.end(),
                    [](const Card& a, const Card& b) { return a.address < b.address; });
 
@@ -100,7 +104,7 @@ void add_amd(const Plan& plan, Snapshot& s) {
           FileEntry::of_dir({card, render});
   }
   // Without any GPU driver the firmware framebuffer is the only DRM card.
-  if (cards.empty() && !plan.amd.empty()) {
+  if (cards.empty() && (!plan.amd.empty() || !plan.intel_gpu.empty())) {
     drm_names.push_back("card0");
     drm_names.push_back("card0-Unknown-1");
     s.files["/sys/class/drm/card0/device"] =
@@ -131,10 +135,14 @@ void add_amd(const Plan& plan, Snapshot& s) {
     s.files[dir + "/vendor"] = FileEntry::of_content("0x1002\n");
     s.files[dir + "/device"] = FileEntry::of_content(hex_id(sku.pci_device, 4) + "\n");
     s.files[dir + "/class"] = FileEntry::of_content(hex_id(sku.pci_class, 6) + "\n");
-    s.files[dir + "/subsystem_vendor"] =
-        FileEntry::of_content(hex_id(sku.subsystem_vendor, 4) + "\n");
-    s.files[dir + "/subsystem_device"] =
-        FileEntry::of_content(hex_id(sku.subsystem_device, 4) + "\n");
+    if (sku.subsystem_vendor) {
+      s.files[dir + "/subsystem_vendor"] =
+          FileEntry::of_content(hex_id(sku.subsystem_vendor, 4) + "\n");
+      s.files[dir + "/subsystem_device"] =
+          FileEntry::of_content(hex_id(sku.subsystem_device, 4) + "\n");
+    }
+    if (sku.revision)
+      s.files[dir + "/revision"] = FileEntry::of_content(hex_id(sku.revision, 2) + "\n");
     s.files[dir + "/numa_node"] = FileEntry::of_content(std::to_string(d.numa) + "\n");
     if (!loaded) continue;
     s.files[dir + "/local_cpulist"] =

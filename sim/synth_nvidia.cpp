@@ -220,6 +220,11 @@ void add_nvidia(const Plan& plan, Snapshot& s) {
           FileEntry::of_content(hex_id(d.sku->subsystem_device, 4) + "\n");
     }
     s.files[dir + "/numa_node"] = FileEntry::of_content(std::to_string(d.numa) + "\n");
+    if (d.sku->revision)
+      s.files[dir + "/revision"] = FileEntry::of_content(hex_id(d.sku->revision, 2) + "\n");
+    if (!loaded && has_driver_spec && !driver_it->second.bound_to.empty())
+      s.files[dir + "/driver"] =
+          FileEntry::of_link("../../../../bus/pci/drivers/" + driver_it->second.bound_to);
     if (loaded) {
       s.files[dir + "/driver"] = FileEntry::of_link("../../../../bus/pci/drivers/nvidia");
       s.files["/proc/driver/nvidia/gpus/" + d.address + "/information"] =

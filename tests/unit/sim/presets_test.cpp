@@ -75,51 +75,19 @@ TEST_P(PresetMatchesFixture, DetectsTheSameDevicesAsTheHandWrittenHost) {
   EXPECT_EQ(expected.host.facts.arch, actual.host.facts.arch);
 }
 
-std::vector<std::string> fixtures_with_presets() {
-  std::vector<std::string> names;
-  const auto presets = preset_names();
-  for (const auto& f : fixture_names())
-    if (std::find(presets.begin(), presets.end(), f) != presets.end()) names.push_back(f);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Fixtures, PresetMatchesFixture,
-                         ::testing::ValuesIn(fixtures_with_presets()), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Fixtures, PresetMatchesFixture, ::testing::ValuesIn(fixture_names()),
+                         [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return n;
                          });
 
-// Fixture hosts whose accelerator families synthesis does not cover yet (their
-// probes landed after sim/ was written). Listed by name so that a new fixture
-// without a preset fails here until it gets one or is listed with a reason.
-// aws-p5-docker: its point is the system around the GPUs (EFA ports, NVMe, DMI,
-// a container), which synthesis does not generate yet.
-const std::vector<std::string> kNotSynthesisedYet = {
-    "aws-p5-docker",
-    "qualcomm-ai100",
-    // Apple (darwin tools), Vulkan, Intel/AMD NPUs and Intel GPUs: no synthesis yet.
-    "intel-max-1550",
-    "llvmpipe-only",
-    "mac-studio-m2-ultra",
-    "macbook-pro-m3-max",
-    "meteor-lake-npu",
-    "meteor-lake-npu-denied",
-    "ryzen-ai-laptop",
-    "vulkan-desktop",
-    "vulkan-no-driver",
-};
-
 TEST(Presets, EveryFixtureHostHasAPreset) {
   auto names = preset_names();
   for (const auto& fixture : fixture_names()) {
     const bool has = std::find(names.begin(), names.end(), fixture) != names.end();
-    const bool listed = std::find(kNotSynthesisedYet.begin(), kNotSynthesisedYet.end(), fixture) !=
-                        kNotSynthesisedYet.end();
-    EXPECT_TRUE(has || listed) << "fixtures/hosts/" << fixture
-                               << ".yaml has no preset in sim/presets.cpp";
-    EXPECT_FALSE(has && listed) << fixture << " has a preset now: take it off kNotSynthesisedYet";
+    EXPECT_TRUE(has) << "fixtures/hosts/" << fixture << ".yaml has no preset in sim/presets.cpp";
   }
 }
 
