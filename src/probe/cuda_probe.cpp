@@ -530,11 +530,30 @@ ProbeResult CudaProbe::run(Host& host) const {
                                    first_meaningful_line(run.out, 80) + "\")";
     return bus_only(host, std::move(result), bus, {ReasonCode::probe_failed, detail});
   }
+  std::string missing_column;
   for (const auto& field : fields)
-    if (std::find(query.columns.begin(), query.columns.end(), field) == query.columns.end())
+    if (std::find(query.columns.begin(), query.columns.end(), field) == query.columns.end()) {
       result.warnings.push_back(cuda_warning("nvidia-smi output has no \"" + field + "\" column"));
+      if (missing_column.empty()) missing_column = field;
+    }
   for (const auto& problem : query.problems)
     result.warnings.push_back(cuda_warning("nvidia-smi: " + problem));
+  // No GPU row, but rows that could not be read, a header without the columns
+  // asked for, or a last line cut short: the tool's output failed us (cut in
+  // the middle), the GPUs did not vanish.
+  if (query.gpus.empty()) {
+    std::string why;
+    if (!query.problems.empty())
+      why = query.problems.front();
+    else if (!missing_column.empty())
+      why = "its header has no \"" + missing_column + "\" column";
+    else if (!run.out.empty() && run.out.back() != '\n')
+      why = "its output ends in the middle of a line";
+    if (!why.empty())
+      return bus_only(
+          host, std::move(result), bus,
+          {ReasonCode::probe_failed, "nvidia-smi listed no GPU it could read (" + why + ")"});
+  }
   if (query.gpus.empty())
     return bus_only(host, std::move(result), bus,
                     {ReasonCode::no_device, "nvidia-smi listed no GPU"});
@@ -577,13 +596,19 @@ ProbeResult CudaProbe::run(Host& host) const {
     read_addressing_mode(host, result);
 
   // GPUs on the bus that nvidia-smi did not list: fallen off, or bound elsewhere.
+  // The driver's own folder for a GPU says it holds it even where sysfs shows
+  // no driver link (a recording without links, a container).
+  std::set<std::string> held_by_driver;
+  if (auto names = host.list(kProcGpus))
+    for (const auto& name : *names) held_by_driver.insert(normalise_pci_bus_id(name));
   int index = next_index(result.entries);
   for (const auto& device : bus) {
     bool listed = std::any_of(result.entries.begin(), result.entries.end(),
                               [&](const Entry& e) { return e.pci_bus_id == device.address; });
     if (listed) continue;
     Entry entry = bus_entry({device.address, &device, std::nullopt}, index++);
-    if (device.driver == "nvidia")
+    if (device.driver == "nvidia" ||
+        (device.driver.empty() && held_by_driver.count(device.address)))
       entry.reason =
           Reason{ReasonCode::probe_failed,
                  "on the PCI bus with the nvidia driver, but nvidia-smi does not list it"};

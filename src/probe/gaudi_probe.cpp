@@ -126,9 +126,11 @@ ProbeResult GaudiProbe::run(Host& host) const {
     if (gaudi_generation_of_pci(device.device) || device.is_accelerator())
       bus.push_back(std::move(device));
   if (bus.empty()) {
-    result.backend.reason =
-        Reason{ReasonCode::no_device,
-               "no Intel Gaudi (PCI vendor 0x1da3) on the PCI bus" + pci_bus_unlisted_note(host)};
+    result.backend.reason = pci_unreadable_reason(host, kHabanaPciVendor, "an Intel Gaudi");
+    if (!result.backend.reason)
+      result.backend.reason =
+          Reason{ReasonCode::no_device,
+                 "no Intel Gaudi (PCI vendor 0x1da3) on the PCI bus" + pci_bus_unlisted_note(host)};
     return result;
   }
 

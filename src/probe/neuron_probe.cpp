@@ -1,6 +1,7 @@
 #include "src/probe/neuron_probe.h"
 
 #include <algorithm>
+#include <cerrno>
 
 #include "src/catalog/neuron_ids.h"
 #include "src/probe/neuron_ls_json.h"
@@ -40,6 +41,17 @@ std::string bus_provenance(const std::string& address) {
 // with its node /dev/neuron<n>. (Listing the class folder rather than /dev keeps a
 // recording small.)
 constexpr std::string_view kNeuronClassDir = "/sys/devices/virtual/neuron_device";
+
+// The class folder exists but cannot be listed (EACCES, ELOOP): devices may be
+// there unseen, so "no device" would be a guess.
+std::optional<Reason> class_dir_problem(Host& host) {
+  auto names = host.list(kNeuronClassDir);
+  if (names || names.error().code == ENOENT) return std::nullopt;
+  const bool denied = names.error().code == EACCES || names.error().code == EPERM;
+  return Reason{denied ? ReasonCode::permission_denied : ReasonCode::probe_failed,
+                std::string(kNeuronClassDir) + " cannot be listed (" + names.error().errno_name() +
+                    "): Neuron driver devices there could not be counted"};
+}
 
 std::vector<int> device_nodes(Host& host) {
   std::vector<int> nodes;
@@ -163,12 +175,13 @@ ProbeResult bus_only(ProbeResult result, const std::vector<PciDevice>& bus, Reas
   return result;
 }
 
-// neuron-ls is not installed: the driver's nodes and the catalogue.
+// neuron-ls gave nothing to use (it is not installed, or printed what cannot be
+// read: cut short, flooded, garbage): the driver's nodes and the catalogue,
+// with a warning that says why. `why` is the reason when there are no nodes.
 ProbeResult from_nodes(ProbeResult result, const std::vector<int>& nodes,
-                       const std::vector<PciDevice>& bus, InstanceType& instance) {
-  if (nodes.empty())
-    return bus_only(std::move(result), bus,
-                    {ReasonCode::tool_not_found, "neuron-ls not found on PATH"});
+                       const std::vector<PciDevice>& bus, InstanceType& instance,
+                       const Reason& why) {
+  if (nodes.empty()) return bus_only(std::move(result), bus, why);
   std::optional<NeuronGeneration> generation;
   std::string from;
   if (!bus.empty() && std::all_of(bus.begin(), bus.end(), [&](const PciDevice& p) {
@@ -200,8 +213,7 @@ ProbeResult from_nodes(ProbeResult result, const std::vector<int>& nodes,
     result.entries.push_back(std::move(entry));
   }
   result.warnings.push_back(neuron_warning(
-      "neuron-ls not found on PATH; devices from the driver's " + std::string(kNeuronClassDir) +
-      "/neuron*" +
+      why.detail + "; devices from the driver's " + std::string(kNeuronClassDir) + "/neuron*" +
       std::string(generation ? ", names and memory from the catalogue" : "; model unknown")));
   result.backend.ready = true;
   return result;
@@ -264,11 +276,14 @@ ProbeResult NeuronProbe::run(Host& host) const {
     if (neuron_generation_of_pci(device.device)) bus.push_back(std::move(device));
   const auto nodes = device_nodes(host);
   if (bus.empty() && nodes.empty()) {
-    result.backend.reason =
-        Reason{ReasonCode::no_device,
-               "no AWS Neuron device (PCI 1d0f:7064/7164/7264/7364) on the PCI bus and no Neuron "
-               "driver device" +
-                   pci_bus_unlisted_note(host)};
+    result.backend.reason = pci_unreadable_reason(host, kAmazonPciVendor, "an AWS Neuron device");
+    if (!result.backend.reason) result.backend.reason = class_dir_problem(host);
+    if (!result.backend.reason)
+      result.backend.reason =
+          Reason{ReasonCode::no_device,
+                 "no AWS Neuron device (PCI 1d0f:7064/7164/7264/7364) on the PCI bus and no Neuron "
+                 "driver device" +
+                     pci_bus_unlisted_note(host)};
     return result;
   }
 
@@ -280,7 +295,8 @@ ProbeResult NeuronProbe::run(Host& host) const {
     run = host.run(argv);
   }
   if (run.outcome == ToolOutcome::not_found) {
-    result = from_nodes(std::move(result), nodes, bus, instance);
+    result = from_nodes(std::move(result), nodes, bus, instance,
+                        {ReasonCode::tool_not_found, "neuron-ls not found on PATH"});
     add_driver_version(host, result);
     return result;
   }
@@ -288,10 +304,17 @@ ProbeResult NeuronProbe::run(Host& host) const {
   auto listed = parse_neuron_ls_json(run.out);
   for (const auto& problem : listed.problems)
     result.warnings.push_back(neuron_warning("neuron-ls: " + problem));
-  if (!listed.parsed)
-    return bus_only(std::move(result), bus,
-                    {ReasonCode::probe_failed, "neuron-ls printed no JSON array (first line: \"" +
-                                                   first_meaningful_line(run.out, 80) + "\")"});
+  if (!listed.parsed) {
+    // The driver's nodes still show the devices: keep them, and say what the
+    // tool printed (a flood or a cut is the tool's problem, not the devices').
+    const Reason unreadable{ReasonCode::probe_failed,
+                            "neuron-ls printed no JSON array (first line: \"" +
+                                first_meaningful_line(run.out, 80) + "\")" +
+                                (run.truncated ? ", cut at the host's output limit" : "")};
+    result = from_nodes(std::move(result), nodes, bus, instance, unreadable);
+    add_driver_version(host, result);
+    return result;
+  }
   if (listed.devices.empty())
     return bus_only(std::move(result), bus, {ReasonCode::no_device, "neuron-ls listed no device"});
 

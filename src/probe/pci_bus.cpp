@@ -1,5 +1,7 @@
 #include "src/probe/pci_bus.h"
 
+#include <cerrno>
+
 #include "src/host/path.h"
 #include "src/probe/text_util.h"
 
@@ -77,6 +79,45 @@ std::string pci_bus_unlisted_note(Host& host) {
   if (names) return "";
   return " (" + std::string(kPciDevicesDir) + " cannot be listed: " + names.error().errno_name() +
          ")";
+}
+
+std::vector<PciUnreadable> pci_unreadable_for_vendor(Host& host, std::uint16_t vendor) {
+  std::vector<PciUnreadable> out;
+  auto hidden = [&](const std::string& path, const Error& e) {
+    if (e.code != ENOENT) out.push_back({path, e});
+  };
+  auto names = host.list(kPciDevicesDir);
+  if (!names) {
+    hidden(kPciDevicesDir, names.error());
+    return out;
+  }
+  for (const auto& name : *names) {
+    const std::string dir = join_path(kPciDevicesDir, name);
+    auto text = host.read(dir + "/vendor");
+    if (!text) {
+      hidden(dir + "/vendor", text.error());
+      continue;
+    }
+    auto id = parse_sysfs_hex(*text);
+    if (!id || *id != vendor) continue;
+    if (auto device = host.read(dir + "/device"); !device) hidden(dir + "/device", device.error());
+  }
+  return out;
+}
+
+std::optional<Reason> pci_unreadable_reason(Host& host, std::uint16_t vendor,
+                                            std::string_view what) {
+  const auto hidden = pci_unreadable_for_vendor(host, vendor);
+  if (hidden.empty()) return std::nullopt;
+  const auto& first = hidden.front();
+  const bool denied = first.error.code == EACCES || first.error.code == EPERM;
+  std::string detail = first.path + " cannot be read (" + first.error.errno_name() +
+                       "): " + std::string(what) + " there could not be identified";
+  if (hidden.size() > 1)
+    detail += " (" + std::to_string(hidden.size() - 1) + " more unreadable PCI file" +
+              (hidden.size() > 2 ? "s)" : ")");
+  return Reason{denied ? ReasonCode::permission_denied : ReasonCode::probe_failed,
+                std::move(detail)};
 }
 
 std::vector<PciDevice> scan_pci_bus(Host& host) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/host/host.h"
+#include "src/model/reason.h"
 
 namespace hwaccel {
 
@@ -42,6 +43,22 @@ std::string pci_bus_unlisted_note(Host& host);
 
 // Only those of one vendor (0x10de NVIDIA, 0x1002 AMD, ...).
 std::vector<PciDevice> pci_devices_of_vendor(Host& host, std::uint16_t vendor);
+
+// A file that could have shown one of `vendor`'s devices but could not be read
+// for a reason other than its absence (EACCES, ELOOP, EIO): the bus folder, a
+// function's vendor file, or the device file of one of the vendor's functions.
+struct PciUnreadable {
+  std::string path;
+  Error error;
+};
+std::vector<PciUnreadable> pci_unreadable_for_vendor(Host& host, std::uint16_t vendor);
+
+// For a probe that found none of its devices: a device we cannot read is not an
+// absent device. permission-denied (EACCES, EPERM) or probe-failed (anything
+// else) naming the first unreadable file and what could be there (`what`: "a
+// Google TPU"); nullopt when every file that mattered was read or is absent.
+std::optional<Reason> pci_unreadable_reason(Host& host, std::uint16_t vendor,
+                                            std::string_view what);
 
 // Pure parsers of the sysfs attribute formats ("0x10de\n", "0x030200\n", "-1\n").
 std::optional<std::uint32_t> parse_sysfs_hex(std::string_view text);

@@ -1,5 +1,7 @@
 #include "src/probe/qaic_util.h"
 
+#include <algorithm>
+
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/text_util.h"
 
@@ -27,6 +29,10 @@ std::optional<std::uint64_t> parse_qaic_size(std::string_view text) {
 QaicUtilOutput parse_qaic_util(std::string_view text) {
   QaicUtilOutput out;
   QaicDevice* current = nullptr;
+  // qaic-util lists each QID once: a QID seen again is the output repeating
+  // itself (a flood cut at the host's limit ends in a half block), and the
+  // first, whole listing is the one kept.
+  std::size_t repeated = 0;
   for (auto raw : split_lines(text)) {
     auto line = trim(raw);
     if (line.empty()) continue;
@@ -34,6 +40,12 @@ QaicUtilOutput parse_qaic_util(std::string_view text) {
       auto qid = parse_u64(trim(line.substr(4)));
       if (!qid || *qid > 4095) {
         out.problems.push_back("\"" + printable_line(line, 40) + "\" is not a device number");
+        current = nullptr;
+        continue;
+      }
+      if (std::any_of(out.devices.begin(), out.devices.end(),
+                      [&](const QaicDevice& d) { return d.qid == int(*qid); })) {
+        ++repeated;
         current = nullptr;
         continue;
       }
@@ -78,6 +90,9 @@ QaicUtilOutput parse_qaic_util(std::string_view text) {
     else if (key == "fw version")
       current->fw_version = printable_line(value, 40);
   }
+  if (repeated)
+    out.problems.push_back(std::to_string(repeated) +
+                           " repeated QID block(s) ignored (the first listing is kept)");
   return out;
 }
 

@@ -145,9 +145,12 @@ ProbeResult QualcommProbe::run(Host& host) const {
   bool old_nodes = false;
   if (auto names = host.list("/sys/class/qaic")) old_nodes = !names->empty();
   if (bus.empty() && accel.empty() && !old_nodes) {
-    result.backend.reason = Reason{ReasonCode::no_device,
-                                   "no Qualcomm Cloud AI card (PCI 17cb:a100/a080) on the PCI bus" +
-                                       pci_bus_unlisted_note(host)};
+    result.backend.reason =
+        pci_unreadable_reason(host, kQualcommPciVendor, "a Qualcomm Cloud AI card");
+    if (!result.backend.reason)
+      result.backend.reason = Reason{
+          ReasonCode::no_device, "no Qualcomm Cloud AI card (PCI 17cb:a100/a080) on the PCI bus" +
+                                     pci_bus_unlisted_note(host)};
     return result;
   }
 

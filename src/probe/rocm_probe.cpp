@@ -44,8 +44,16 @@ struct KfdNode {
 struct KfdTopology {
   bool present = false;     // the nodes folder could be listed
   std::string missing_why;  // errno name when it could not
+  int missing_errno = 0;
   std::vector<KfdNode> gpus;
+  // Node files that exist but could not be read (EACCES, ELOOP): a GPU's node
+  // may be among them, so "KFD lists no node for it" would be a guess.
+  std::vector<std::pair<std::string, Error>> unreadable;
 };
+
+bool denied(int code) {
+  return code == EACCES || code == EPERM;
+}
 
 std::uint64_t node_number(const std::string& name) {
   return parse_u64(name).value_or(~0ull);
@@ -56,6 +64,7 @@ KfdTopology read_kfd_topology(Host& host, std::vector<Warning>& warnings) {
   auto names = host.list(kKfdNodesDir);
   if (!names) {
     topology.missing_why = names.error().errno_name();
+    topology.missing_errno = names.error().code;
     if (names.error().code != ENOENT)
       warnings.push_back(rocm_warning("cannot list " + std::string(kKfdNodesDir) + " (" +
                                       topology.missing_why + "); gfx targets unknown"));
@@ -71,6 +80,7 @@ KfdTopology read_kfd_topology(Host& host, std::vector<Warning>& warnings) {
     auto text = host.read(path);
     if (!text) {
       warnings.push_back(rocm_warning(cannot_read(path, text.error())));
+      if (text.error().code != ENOENT) topology.unreadable.emplace_back(path, text.error());
       continue;
     }
     KfdNode node{name, parse_kfd_node_properties(*text)};
@@ -329,13 +339,27 @@ class RocmScan {
     const auto& topology = kfd();
     const KfdNode* node = match_kfd_node(card, render_minor, address);
     e.status = EntryStatus::ready;
-    if (!topology.present) {
+    if (!topology.present && topology.missing_errno != ENOENT) {
+      // A KFD we may not list is not an absent KFD.
+      e.status = EntryStatus::unavailable;
+      e.reason = Reason{
+          denied(topology.missing_errno) ? ReasonCode::permission_denied : ReasonCode::probe_failed,
+          card.address + ": " + std::string(kKfdNodesDir) + " cannot be listed (" +
+              topology.missing_why + "), so ROCm's view of this GPU is unknown"};
+    } else if (!topology.present) {
       e.status = EntryStatus::unavailable;
       e.reason = Reason{ReasonCode::driver_not_found,
                         card.address +
                             ": amdgpu is bound but KFD, ROCm's compute interface, is "
                             "not (" +
                             std::string(kKfdNodesDir) + ": " + topology.missing_why + ")"};
+    } else if (!node && !topology.unreadable.empty()) {
+      const auto& [path, error] = topology.unreadable.front();
+      e.status = EntryStatus::unavailable;
+      e.reason =
+          Reason{denied(error.code) ? ReasonCode::permission_denied : ReasonCode::probe_failed,
+                 card.address + ": no readable KFD node matches this GPU; " + path +
+                     " cannot be read (" + error.errno_name() + ")"};
     } else if (!node) {
       e.status = EntryStatus::unavailable;
       e.reason = Reason{ReasonCode::no_backend,

@@ -123,9 +123,11 @@ ProbeResult TpuProbe::run(Host& host) const {
     if (auto generation = find_tpu_generation(device.device, device.subsystem_device))
       chips.push_back({std::move(device), *generation});
   if (chips.empty()) {
-    result.backend.reason =
-        Reason{ReasonCode::no_device,
-               "no Google TPU (PCI vendor 0x1ae0) on the PCI bus" + pci_bus_unlisted_note(host)};
+    result.backend.reason = pci_unreadable_reason(host, kGooglePciVendor, "a Google TPU");
+    if (!result.backend.reason)
+      result.backend.reason =
+          Reason{ReasonCode::no_device,
+                 "no Google TPU (PCI vendor 0x1ae0) on the PCI bus" + pci_bus_unlisted_note(host)};
     return result;
   }
   // tpu-info asserts one generation per host; say so rather than fail.

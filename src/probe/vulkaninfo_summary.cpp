@@ -1,5 +1,6 @@
 #include "src/probe/vulkaninfo_summary.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "src/probe/text_util.h"
@@ -143,6 +144,11 @@ VulkanSummary parse_vulkaninfo_summary(std::string_view text) {
   VulkanSummary summary;
   bool in_devices = false;
   VulkanPhysicalDevice* current = nullptr;
+  // vulkaninfo numbers each physical device once. A GPU<n>: seen again, or the
+  // banner or "Devices:" inside the section, is the output repeating itself (a
+  // flood, a wrapper that runs it twice): the first listing is the one kept.
+  bool in_repeat = false;
+  std::size_t repeated_blocks = 0;
   for (auto raw : split_lines(text)) {
     auto line = trim(raw);
     if (line.empty() || all_of_char(line, '=') || all_of_char(line, '-')) continue;
@@ -150,12 +156,25 @@ VulkanSummary parse_vulkaninfo_summary(std::string_view text) {
       if (line == "Devices:") in_devices = summary.devices_section = true;
       continue;
     }
+    if (line == "Devices:" || line == "VULKANINFO") {
+      summary.problems.push_back("the output starts over at \"" + std::string(line) +
+                                 "\"; what follows is ignored");
+      break;
+    }
     if (auto n = gpu_header(line)) {
+      in_repeat = std::any_of(summary.devices.begin(), summary.devices.end(),
+                              [&](const VulkanPhysicalDevice& d) { return d.index == *n; });
+      if (in_repeat) {
+        ++repeated_blocks;
+        current = nullptr;
+        continue;
+      }
       summary.devices.push_back({});
       current = &summary.devices.back();
       current->index = *n;
       continue;
     }
+    if (in_repeat) continue;
     auto eq = line.find('=');
     if (eq == std::string_view::npos) {
       // A loader or driver message printed in the middle of the section.
@@ -170,6 +189,9 @@ VulkanSummary parse_vulkaninfo_summary(std::string_view text) {
     }
     assign(*current, trim(line.substr(0, eq)), trim(line.substr(eq + 1)), summary.problems);
   }
+  if (repeated_blocks)
+    summary.problems.push_back(std::to_string(repeated_blocks) +
+                               " repeated GPU<n>: block(s) ignored (the first listing is kept)");
   for (auto& d : summary.devices) {
     d.driver_version = vulkan_driver_version_text(d.driver_version, d.vendor_id);
     if (d.name.empty())
