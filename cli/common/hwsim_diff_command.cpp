@@ -36,7 +36,7 @@ bool load(const std::string& path, Input& out) {
     out.kind = Input::Kind::report;
     try {
       out.report = nlohmann::json::parse(*text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or a number beyond a double
       std::cerr << "error: " << path << ": not valid JSON: " << e.what() << "\n";
       return false;
     }

@@ -124,6 +124,15 @@ ModelResult parse_hf_config(std::string_view text, const std::string& file) {
     result.error = file + ":" + line_col(text, e.byte == 0 ? 0 : e.byte - 1) +
                    ": not valid JSON (expected a Hugging Face config.json)";
     return result;
+  } catch (const nlohmann::json::exception& e) {
+    // out_of_range 406: a number beyond a double ("1e999"), which parse_error
+    // does not cover (found by tests/fuzz/model_config_fuzz.cpp).
+    std::string what = e.what();
+    if (auto bracket = what.find("] ");
+        what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+      what = what.substr(bracket + 2);
+    result.error = file + ": not valid JSON: " + what + " (expected a Hugging Face config.json)";
+    return result;
   }
   if (!j.is_object()) {
     result.error = file + ": expected a JSON object (a Hugging Face config.json)";

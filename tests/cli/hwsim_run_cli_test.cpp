@@ -236,6 +236,14 @@ TEST(HwsimDiff, SnapshotsAndReports) {
   EXPECT_EQ(mixed.exit_code, 2);
   auto missing = run_command(bin("hwsim") + " diff " + a + " /nonexistent.yaml");
   EXPECT_EQ(missing.exit_code, 4);
+  // A number beyond a double is an out_of_range, not a parse_error: still an
+  // error message, never std::terminate (the same bug the fuzzers found twice).
+  std::string dir = make_temp_dir();
+  write_text(dir + "/overflow.json", "{\"devices\": 1e999}\n");
+  auto overflow = run_command(bin("hwsim") + " diff " + dir + "/overflow.json " + a);
+  EXPECT_EQ(overflow.exit_code, 4) << overflow.err;
+  EXPECT_NE(overflow.err.find("overflow.json: not valid JSON"), std::string::npos) << overflow.err;
+  fs::remove_all(dir);
 }
 
 TEST(HwsimImport, HwlocTarballWithAToolOutput) {

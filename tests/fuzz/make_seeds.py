@@ -86,6 +86,18 @@ EXTRA = {
         '[{"neuron_device": 0, "bdf": "00:1e.0", "numa_node": "-1", "connected_to": null}]',
     ],
     "accel_class": ["../../../0000:00:04.0", "../../../bus/pci/devices/0000:01:00.0", "accel0"],
+    # hwsim import --tool 'ARGV=FILE' (docs/hwsim-spec.md).
+    "tool_spec": [
+        "nvidia-smi -L=gpus.txt",
+        "nvidia-smi --query-gpu=name,memory.total --format=csv,noheader=out.csv",
+        "'neuron-ls' --json-output=ls.json",
+        '"/opt/qti-aic/tools/qaic-util" -q=q.txt',
+        "vulkaninfo --summary=a\\ b.txt",
+        "hl-smi -Q 'name,bus_id' -f csv=hl.csv",
+    ],
+    "hwsim_fault": ["hang:nvidia-smi", "exit:nvidia-smi=18:Failed to initialize NVML",
+                    "gone:/proc/meminfo", "truncate:nvidia-smi topo -m=100", "free:cuda:0=2GiB",
+                    "unload:nvidia", "flood:vulkaninfo --summary=1M", "eacces:/dev/nvidia0"],
 }
 
 
@@ -246,7 +258,10 @@ def from_archives(seeds, shared):
     if os.path.exists(ttar):
         with open(ttar, encoding="utf-8", errors="surrogateescape") as f:
             per_target = {}
-            for path, body in ttar_entries(f.read()):
+            archive = f.read()
+            for chunk in ttar_chunks(archive)[:PER_SOURCE_LIMIT]:
+                seeds.add("ttar", chunk)
+            for path, body in ttar_entries(archive):
                 target = target_of("/" + path.split("/", 1)[1]) if "/" in path else None
                 if target and per_target.get(target, 0) < PER_SOURCE_LIMIT:
                     per_target[target] = per_target.get(target, 0) + 1
@@ -283,6 +298,85 @@ def from_kernel_tree(seeds):
                 seeds.add("kernel_toml", which.get(name, b"H") + data)
 
 
+def read(rel):
+    with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+def raw_strings(text):
+    """The C++ raw string literals R"(...)" of a source file."""
+    return re.findall(r'R"\((.*?)\)"', text, re.S)
+
+
+def fenced(text, lang):
+    return re.findall(r"```" + lang + r"\n(.*?)```", text, re.S)
+
+
+def toml_pieces(text, table):
+    """The text before the first [[table]], and each [[table]] block."""
+    parts = re.split(r"(?m)^(?=\[\[" + re.escape(table) + r"\]\])", text)
+    return parts[0], parts[1:]
+
+
+def from_sources(seeds):
+    """The user-written inputs: hwsim specs (the presets, the docs, the tests), the
+    fault syntax, the planning catalogues (data/*.toml, whole and cut to one entry
+    each) and Hugging Face config.json texts from the tests and docs."""
+    for rel in ("sim/presets.cpp", "tests/unit/sim/spec_reader_test.cpp"):
+        for text in raw_strings(read(rel)):
+            if "hwsim-spec/1" in text:
+                seeds.add("hwsim_spec", text)
+    for text in fenced(read("docs/hwsim-spec.md"), "yaml"):
+        seeds.add("hwsim_spec", text)
+    kinds = "hang|signal|exit|missing|denied|eacces|empty|truncate|garbage|flood|gone|loop|unload|free"
+    for rel in ("docs/hwsim-spec.md", "tests/unit/sim/mutate_test.cpp", "tests/unit/sim/fault_test.cpp"):
+        if os.path.exists(os.path.join(ROOT, rel)):
+            for text in re.findall(r'["`]((?:' + kinds + r'):[^"`\n]*)["`]', read(rel)):
+                seeds.add("hwsim_fault", text)
+    devices = read("data/devices.toml")
+    seeds.add("plan_catalogue", devices)
+    prelude, skus = toml_pieces(devices, "sku")
+    for sku in skus[:PER_SOURCE_LIMIT]:
+        seeds.add("plan_catalogue", prelude + sku)
+    instances = read("data/instances.toml")
+    seeds.add("plan_instances", instances)
+    prelude, entries = toml_pieces(instances, "instance")
+    for entry in entries[:PER_SOURCE_LIMIT]:
+        seeds.add("plan_instances", prelude + entry)
+    for rel in ("tests/unit/plan/model_spec_test.cpp", "tests/cli/plan_cli_test.cpp"):
+        for text in raw_strings(read(rel)):
+            if "num_hidden_layers" in text or "hidden_size" in text:
+                seeds.add("model_config", text)
+    for text in fenced(read("docs/planning.md"), "json"):
+        seeds.add("model_config", text)
+
+
+def from_regressions(seeds):
+    """Inputs that once crashed or hung a target (tests/fuzz/regressions/<target>/),
+    so that every smoke run starts from them."""
+    top = os.path.join(ROOT, "tests", "fuzz", "regressions")
+    if not os.path.isdir(top):
+        return
+    for target in sorted(os.listdir(top)):
+        for name in sorted(os.listdir(os.path.join(top, target))):
+            with open(os.path.join(top, target, name), "rb") as f:
+                seeds.add(target, f.read())
+
+
+def ttar_chunks(text, size=16 * 1024):
+    """A ttar archive cut at entry boundaries into pieces of about `size`."""
+    sep = "# ttar - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n"
+    chunks, cur = [], ""
+    for entry in text.split(sep):
+        if cur and len(cur) + len(entry) > size:
+            chunks.append(cur)
+            cur = ""
+        cur += entry + sep
+    if cur:
+        chunks.append(cur)
+    return chunks
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
@@ -290,6 +384,8 @@ def main():
     args = parser.parse_args()
     seeds = Seeds(args.out)
     from_fixtures(seeds)
+    from_sources(seeds)
+    from_regressions(seeds)
     if os.path.isdir(args.shared):
         from_nvidia_captures(seeds, args.shared)
         from_archives(seeds, args.shared)
