@@ -94,7 +94,7 @@ int run_kernel_plan(const PlanArgs& a) {
   std::cout << out;
   for (const auto& e : p.errors) std::cerr << "error: " << e << "\n";
   if (!p.errors.empty()) return kExitBadInput;
-  if (!p.violations.empty()) return kExitUnsatisfied;
+  if (!p.violations.empty() || p.has_gaps()) return kExitUnsatisfied;
   return p.fits() ? kExitOk : kExitDoesNotFit;
 }
 

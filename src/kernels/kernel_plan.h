@@ -92,7 +92,12 @@ struct KernelPlan {
   double capacity = 0;  // memory x usable fraction
   bool fits() const { return footprint.total() <= capacity; }
   std::vector<std::string> fits_on;  // "h200-sxm (141.0 GB x 0.90)"
-  bool ok() const { return errors.empty() && violations.empty(); }
+  bool has_gaps() const {
+    for (const auto& n : nodes)
+      if (n.rule.empty()) return true;
+    return false;
+  }
+  bool ok() const { return errors.empty() && violations.empty() && !has_gaps(); }
 };
 
 struct KernelPlanResult {

@@ -188,12 +188,19 @@ std::string render_kernel_report(const KernelPlan& p, const ReportContext& ctx) 
   }
 
   o << "\n## Verdict\n\n";
-  if (p.violations.empty())
-    o << "ok: " << step_share(p) << " of the decode step covered, "
-      << (p.fits() ? "fits" : "does not fit") << ".\n";
-  else
+  int gap_count = 0;
+  for (const auto& n : p.nodes) gap_count += n.rule.empty() ? 1 : 0;
+  std::string fit = p.fits() ? "fits" : "does not fit";
+  if (!p.violations.empty())
     o << "error: " << p.violations.size() << " tensor-core policy violation"
-      << (p.violations.size() == 1 ? "" : "s") << ".\n";
+      << (p.violations.size() == 1 ? "" : "s") << "; " << step_share(p)
+      << " of the decode step covered, " << fit << ".\n";
+  else if (gap_count > 0)
+    o << "gaps: " << gap_count << " op" << (gap_count == 1 ? "" : "s")
+      << " of the decode step have no available kernel; " << step_share(p) << " covered, " << fit
+      << ".\n";
+  else
+    o << "ok: " << step_share(p) << " of the decode step covered, " << fit << ".\n";
   return o.str();
 }
 

@@ -35,8 +35,8 @@ const Case kCases[] = {
     {"llama-3.1-8b-nvfp4--b200.md", "--hardware b200 --model Llama-3.1-8B --quant nvfp4", 0},
     {"llama-3.1-70b--gb10.md", "--hardware gb10 --model Llama-3.1-70B", 9},
     {"llama-3.1-8b--l40s.md", "--hardware l40s --model Llama-3.1-8B", 4},
-    {"gpt-oss-20b--h100-sxm.md", "--hardware h100-sxm --model gpt-oss-20B", 0},
-    {"gpt-oss-20b--h100-sxm.txt", "--hardware h100-sxm --model gpt-oss-20B --format plan", 0},
+    {"gpt-oss-20b--h100-sxm.md", "--hardware h100-sxm --model gpt-oss-20B", 9},
+    {"gpt-oss-20b--h100-sxm.txt", "--hardware h100-sxm --model gpt-oss-20B --format plan", 9},
 };
 
 bool regenerating() {

@@ -24,6 +24,8 @@ for path in sorted(glob.glob(os.path.join(root, "docs/schemas/*.schema.json"))):
 goldens = sorted(glob.glob(os.path.join(root, "fixtures/hosts/*.expected/*.json")))
 # Plan, train and cost goldens (tests/golden/plans) come after, so goldens[0] stays a detect document.
 goldens += sorted(glob.glob(os.path.join(root, "tests/golden/plans/*.json")))
+# Kernel-plan goldens (docs/kernel-tree.md).
+goldens += sorted(glob.glob(os.path.join(root, "fixtures/kernels/plans/*.json")))
 if not goldens:
     sys.exit("no golden JSON found under fixtures/hosts/*.expected/")
 failures = 0
