@@ -1,5 +1,7 @@
 #include "src/kernels/availability.h"
 
+#include <set>
+
 namespace hwaccel::kernels {
 
 std::string to_string(Reason r) {
@@ -108,8 +110,21 @@ Availability availability(const KernelDef& k, const ResolvedClass& rc, const pla
         return absent(Reason::region_excluded, branch + ", which is taken: " + sku.id + " has " +
                                                    guard->instruction + " (" + name + ")");
     }
-    std::string why;
+    // Name the macros that decide: those whose flip alone would change the
+    // outcome (all of them when no single one does).
+    std::set<std::string> deciding;
     for (const auto& name : g.macros) {
+      MacroSet flipped = macros;
+      if (flipped.count(name))
+        flipped.erase(name);
+      else
+        flipped[name] = 1;
+      auto f = evaluate_guard(c.expr, flipped);
+      if (f.ok && (f.value != 0) == c.want) deciding.insert(name);
+    }
+    if (deciding.empty()) deciding = g.macros;
+    std::string why;
+    for (const auto& name : deciding) {
       auto origin = rc.flag_origin.find(name);
       if (!why.empty()) why += ", ";
       if (origin != rc.flag_origin.end())
