@@ -25,7 +25,7 @@ std::string host_family(const Detection& d) {
   return family;
 }
 
-void FleetAggregate::add(const Detection& d, const HostVerdict& verdict) {
+void FleetAggregate::add(const Detection& d, const std::string& verdict) {
   ++hosts;
   ++families[host_family(d)];
   bool all_ready = true;
@@ -54,7 +54,7 @@ void FleetAggregate::add(const Detection& d, const HostVerdict& verdict) {
   } else {
     ++selected["(none)"];
   }
-  if (verdict) ++verdicts[verdict(d)];
+  if (!verdict.empty()) ++verdicts[verdict];
 }
 
 void FleetAggregate::merge(const FleetAggregate& o) {
@@ -78,8 +78,10 @@ void add_snapshot(FleetAggregate& aggregate, Snapshot snapshot, const Reserve& r
   SnapshotHost host(std::move(snapshot));
   Detection d = detect(host);
   auto chosen = choose_reserve(std::nullopt, host.env(kReserveEnv));
-  apply_reserve(d, chosen.reserve.value_or(reserve));
-  aggregate.add(d, verdict);
+  const Reserve used = chosen.reserve.value_or(reserve);
+  const std::string answer = verdict ? verdict(d, used.bytes) : std::string();
+  apply_reserve(d, used);
+  aggregate.add(d, answer);
 }
 
 namespace {

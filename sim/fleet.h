@@ -20,10 +20,12 @@
 namespace hwaccel::sim {
 
 // A hook for questions asked of every host beyond detection (planning: "can
-// this host serve MODEL at QUANT?"). Given the host's detection after the
-// reserve, returns the column's value for the host ("yes", "no: ..."), which
-// the aggregate counts. Unset: no such column.
-using HostVerdict = std::function<std::string(const Detection&)>;
+// this host serve MODEL at QUANT?", sim/fleet_plan.h). Given the host's detection
+// before the reserve and the reserve that host uses, returns the column's value
+// for the host ("fits: ...", "does not fit: ..."), which the aggregate counts.
+// Unset: no such column.
+using HostVerdict =
+    std::function<std::string(const Detection& detected, std::uint64_t reserve_bytes)>;
 
 struct FleetAggregate {
   std::size_t hosts = 0;
@@ -36,7 +38,8 @@ struct FleetAggregate {
   std::map<std::string, std::size_t> verdicts;           // HostVerdict value -> hosts
   std::map<std::string, std::size_t> errors;             // unreadable snapshots, by message
 
-  void add(const Detection& detection_after_reserve, const HostVerdict& verdict = {});
+  // `verdict`: the host's HostVerdict value; empty: no verdict column.
+  void add(const Detection& detection_after_reserve, const std::string& verdict = "");
   void merge(const FleetAggregate& other);
 };
 

@@ -10,13 +10,16 @@
 #include <vector>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/plan_command.h"
 #include "cli/common/synth_command.h"
 #include "sim/fleet.h"
+#include "sim/fleet_plan.h"
 #include "sim/mutate.h"
 #include "sim/synth.h"
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/terminal.h"
+#include "src/plan/quant.h"
 
 namespace hwaccel::cli {
 
@@ -40,8 +43,11 @@ CLI::App* add_fleet_command(CLI::App& app, FleetArgs& args) {
   cmd->add_option("--busy-rate", args.busy_rate,
                   "Share of drawn GPUs with most of their memory in use (default 0.30)")
       ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--model", args.model, "Which hosts can serve MODEL (needs planning, src/plan/)");
-  cmd->add_option("--quant", args.quant, "Quantisation for --model");
+  cmd->add_option("--model", args.model,
+                  "Which hosts can serve MODEL (a built-in name or path/config.json), as "
+                  "`hwaccel plan` plans it on each host");
+  cmd->add_option("--quant", args.quant,
+                  "Weight format for --model (default: the model's published dtype)");
   return cmd;
 }
 
@@ -74,11 +80,32 @@ sim::FleetAggregate run_parallel(std::size_t n, unsigned jobs, Body body) {
 }  // namespace
 
 int run_fleet(const FleetArgs& args) {
+  // Planning per host (--model): the same model, quantisation and catalogue
+  // `hwaccel plan` would use, loaded once.
+  Loaded planning;
+  sim::HostVerdict verdict;
+  std::string verdict_title;
+  plan::PlanRequest request;
   if (!args.model.empty() || !args.quant.empty()) {
-    std::cerr << "error: --model/--quant: planning is not in this build yet (src/plan/ has not "
-                 "landed); fleet will pass each host's detection to it through "
-                 "sim::HostVerdict (sim/fleet.h)\n";
-    return kExitUsage;
+    if (args.model.empty()) {
+      std::cerr << "error: --quant needs --model\n";
+      return kExitUsage;
+    }
+    planning = load_catalogue("");
+    if (int rc = load_model(args.model, "", planning); rc != kExitOk) return rc;
+    const std::string qname = args.quant.empty() ? planning.spec->dtype : args.quant;
+    const plan::QuantLevel* q = plan::find_quant(qname);
+    if (!q) {
+      std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names()
+                << "\n";
+      return kExitUsage;
+    }
+    request.spec = *planning.spec;
+    request.quant = *q;
+    verdict = [&](const Detection& d, std::uint64_t reserve_bytes) {
+      return sim::plan_verdict(d, reserve_bytes, request, *planning.catalogue);
+    };
+    verdict_title = "SERVES " + planning.spec->name + " " + qname;
   }
   if (args.source.empty() && args.preset.empty()) {
     std::cerr << "error: fleet needs a folder of snapshots, a spec file or --preset NAME\n";
@@ -115,7 +142,7 @@ int run_fleet(const FleetArgs& args) {
                              ++agg.errors[loaded.error->to_string()];
                              return;
                            }
-                           sim::add_snapshot(agg, std::move(*loaded.snapshot), reserve);
+                           sim::add_snapshot(agg, std::move(*loaded.snapshot), reserve, verdict);
                          });
   } else {
     int exit_code = kExitOk;
@@ -134,14 +161,14 @@ int run_fleet(const FleetArgs& args) {
                              std::lock_guard<std::mutex> lock(error_mutex);
                              if (first_error.empty()) first_error = applied.errors.front();
                            }
-                           sim::add_snapshot(agg, std::move(host), reserve);
+                           sim::add_snapshot(agg, std::move(host), reserve, verdict);
                          });
     if (!first_error.empty()) {
       std::cerr << "internal error: a drawn fault did not apply: " << first_error << "\n";
       return kExitInternal;
     }
   }
-  std::cout << render_fleet(total);
+  std::cout << render_fleet(total, verdict_title);
   return total.errors.empty() ? kExitOk : kExitBadInput;
 }
 

@@ -122,8 +122,43 @@ TEST(HwsimFleetCli, AggregatesADrawnFleetAndAFolder) {
   EXPECT_NE(dir.out.find("fleet: " + fixture_count() + " hosts"), std::string::npos) << dir.out;
   EXPECT_NE(dir.out.find("cpu-only"), std::string::npos) << dir.out;
   auto model = run_command(bin("hwsim") + " fleet --preset gx10 --model llama --quant q4");
-  EXPECT_EQ(model.exit_code, 2);
-  EXPECT_NE(model.err.find("planning is not in this build yet"), std::string::npos);
+  EXPECT_EQ(model.exit_code, 2) << model.out;
+  EXPECT_NE(model.err.find("llama"), std::string::npos) << model.err;
+}
+
+// --model: each host is planned as `hwaccel plan --host FILE` plans it, and the table
+// counts hosts by the outcome; the words agree with hwaccel plan on the same host.
+TEST(HwsimFleetCli, SaysWhichHostsCanServeAModel) {
+  auto r = run_command(bin("hwsim") + " fleet --preset dgx-h100 --count 100 --seed 5 --jobs 2" +
+                       " --model Llama-3-70B --quant fp16");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("SERVES Llama-3-70B fp16"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fits: tensor x"), std::string::npos) << r.out;
+  auto same = run_command(bin("hwsim") + " fleet --preset dgx-h100 --count 100 --seed 5 --jobs 1" +
+                          " --model Llama-3-70B --quant fp16");
+  EXPECT_EQ(r.out, same.out);
+
+  auto dir = run_command(bin("hwsim") + " fleet " + source_path("fixtures/hosts") +
+                         " --model Llama-3.1-405B --quant fp16");
+  ASSERT_EQ(dir.exit_code, 0) << dir.err;
+  EXPECT_NE(dir.out.find("does not fit: short by up to"), std::string::npos) << dir.out;
+  // One host checked against hwaccel plan: the same verdict.
+  const std::string one_dir = make_temp_dir();
+  auto text = slurp(source_path("fixtures/hosts/cpu-only.yaml"));
+  ASSERT_TRUE(text);
+  write_text(one_dir + "/cpu-only.yaml", *text);
+  auto one = run_command(bin("hwsim") + " fleet " + one_dir + " --model Llama-3-8B --quant q4_0");
+  auto plan =
+      run_command(bin("hwaccel") + " plan --host " + source_path("fixtures/hosts/cpu-only.yaml") +
+                  " --model Llama-3-8B --quant q4_0");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const bool fleet_fits = one.out.find("fits: ") != std::string::npos &&
+                          one.out.find("does not fit") == std::string::npos;
+  EXPECT_EQ(fleet_fits, plan.exit_code == 0) << one.out << plan.out;
+
+  auto bad = run_command(bin("hwsim") + " fleet --preset gx10 --model Llama-3-8B --quant q3");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--quant q3: unknown"), std::string::npos) << bad.err;
 }
 
 }  // namespace
