@@ -24,6 +24,11 @@ struct Input {
   nlohmann::json report;
 };
 
+// A detect.json nests a handful of levels; the report differ recurses once per
+// level, so a report nested 200,000 deep crashed `hwsim diff` (stack overflow).
+constexpr int kMaxReportDepth = 64;
+struct TooDeep {};
+
 // A file whose first non-blank byte is '{' is a JSON report; anything else a snapshot.
 bool load(const std::string& path, Input& out) {
   auto text = read_text_file(path, kMaxSnapshotBytes);
@@ -35,9 +40,17 @@ bool load(const std::string& path, Input& out) {
   if (first != std::string::npos && (*text)[first] == '{') {
     out.kind = Input::Kind::report;
     try {
-      out.report = nlohmann::json::parse(*text);
+      out.report = nlohmann::json::parse(
+          *text, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+            if (depth > kMaxReportDepth) throw TooDeep{};
+            return true;
+          });
     } catch (const nlohmann::json::exception& e) {  // parse_error, or a number beyond a double
       std::cerr << "error: " << path << ": not valid JSON: " << e.what() << "\n";
+      return false;
+    } catch (const TooDeep&) {
+      std::cerr << "error: " << path << ": JSON nested more than " << kMaxReportDepth
+                << " deep; not a detect.json report\n";
       return false;
     }
     return true;

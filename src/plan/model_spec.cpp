@@ -69,6 +69,18 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A value as an error message shows it: a scalar as written (cut to 60
+// characters), a list or map by its size. Never dump() a container: that
+// recurses once per nesting level, and a config.json nested 200,000 deep under
+// a known key overflowed the stack (found by tests/unit/reliability).
+std::string shown(const nlohmann::json& v) {
+  if (v.is_array()) return "a list of " + std::to_string(v.size()) + " item(s)";
+  if (v.is_object()) return "an object with " + std::to_string(v.size()) + " key(s)";
+  std::string text = v.dump();
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
 class ConfigReader {
  public:
   ConfigReader(const nlohmann::json& j, const std::string& file) : j_(j), file_(file) {}
@@ -87,17 +99,17 @@ class ConfigReader {
     if (!has(key)) return fallback;
     const auto& v = j_[key];
     if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 1 << 30)
-      fail(key, "expected a non-negative integer, got " + v.dump());
+      fail(key, "expected a non-negative integer, got " + shown(v));
     return static_cast<int>(v.get<long long>());
   }
   bool boolean_or(const std::string& key, bool fallback) const {
     if (!has(key)) return fallback;
-    if (!j_[key].is_boolean()) fail(key, "expected true or false, got " + j_[key].dump());
+    if (!j_[key].is_boolean()) fail(key, "expected true or false, got " + shown(j_[key]));
     return j_[key].get<bool>();
   }
   std::string text_or(const std::string& key, std::string fallback) const {
     if (!has(key)) return fallback;
-    if (!j_[key].is_string()) fail(key, "expected a string, got " + j_[key].dump());
+    if (!j_[key].is_string()) fail(key, "expected a string, got " + shown(j_[key]));
     return j_[key].get<std::string>();
   }
   const nlohmann::json& at(const std::string& key) const { return j_[key]; }
@@ -106,7 +118,7 @@ class ConfigReader {
   int positive_value(const std::string& key) const {
     const auto& v = j_[key];
     if (!v.is_number_integer() || v.get<long long>() <= 0 || v.get<long long>() > 1 << 30)
-      fail(key, "expected a positive integer, got " + v.dump());
+      fail(key, "expected a positive integer, got " + shown(v));
     return static_cast<int>(v.get<long long>());
   }
   const nlohmann::json& j_;

@@ -243,6 +243,12 @@ TEST(HwsimDiff, SnapshotsAndReports) {
   auto overflow = run_command(bin("hwsim") + " diff " + dir + "/overflow.json " + a);
   EXPECT_EQ(overflow.exit_code, 4) << overflow.err;
   EXPECT_NE(overflow.err.find("overflow.json: not valid JSON"), std::string::npos) << overflow.err;
+  // Nested 200,000 deep: refused, where the differ's recursion overflowed the stack.
+  write_text(dir + "/deep.json",
+             "{\"backends\": " + std::string(200000, '[') + std::string(200000, ']') + "}");
+  auto deep = run_command(bin("hwsim") + " diff " + dir + "/deep.json " + dir + "/deep.json");
+  EXPECT_EQ(deep.exit_code, 4) << deep.err;
+  EXPECT_NE(deep.err.find("JSON nested more than 64 deep"), std::string::npos) << deep.err;
   fs::remove_all(dir);
 }
 
