@@ -24,7 +24,8 @@ std::string env_quote(const std::string& value) {
 
 class Planner {
  public:
-  Planner(const Snapshot& s, TreePlan& plan) : s_(s), plan_(plan) {}
+  Planner(const Snapshot& s, TreePlan& plan, const std::set<std::string>& shim_missing)
+      : s_(s), plan_(plan), shim_missing_(shim_missing) {}
 
   void dir(const std::string& path) { put({PlannedEntry::Kind::dir, path, "", "", 0755}); }
 
@@ -102,6 +103,11 @@ class Planner {
     }
     for (const auto& [name, runs] : by_name) {
       unsigned mode = shim_mode(runs);
+      if (mode == 0 && shim_missing_.count(name)) {
+        mode = 0755;
+        special(std::string(kShimDir) + "/" + name,
+                "shim for a tool recorded as not found that this machine has (exit 127)");
+      }
       if (mode == 0) continue;
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
            shim_script(name, runs, "../tools"), "", mode});
@@ -207,6 +213,7 @@ class Planner {
 
   const Snapshot& s_;
   TreePlan& plan_;
+  const std::set<std::string>& shim_missing_;
   std::map<std::string, std::size_t> by_path_;  // real path -> index in plan_.entries
   std::map<std::string, std::string> special_;
 };
@@ -247,9 +254,23 @@ std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
   return env;
 }
 
-TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root) {
+std::set<std::string> tools_recorded_missing(const Snapshot& snapshot) {
+  std::map<std::string, bool> all_missing;
+  for (const auto& [argv, tool] : snapshot.tools) {
+    if (argv.empty() || argv[0].find('/') != std::string::npos) continue;
+    auto it = all_missing.try_emplace(argv[0], true).first;
+    it->second = it->second && tool.run.outcome == ToolOutcome::not_found;
+  }
+  std::set<std::string> names;
+  for (const auto& [name, missing] : all_missing)
+    if (missing) names.insert(name);
+  return names;
+}
+
+TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
+                          const std::set<std::string>& shim_missing) {
   TreePlan plan;
-  Planner planner(snapshot, plan);
+  Planner planner(snapshot, plan, shim_missing);
   // The three trees `hwsim run` mounts exist even when the snapshot has nothing there.
   for (const char* top : {"/sys", "/proc", "/dev"}) planner.dir(top);
   planner.files();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,15 @@ inline constexpr const char* kMetaDir = "/.hwsim";
 inline constexpr const char* kShimDir = "/.hwsim/bin";
 
 // `root` is where the tree will be written (absolute), for env.sh's PATH.
-TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root);
+// A tool recorded as not found gets no shim (a PATH search fails as it did),
+// except those named in `shim_missing`: tools this machine has on the simulated
+// PATH, which would otherwise run for real; their shim answers as the shell does
+// for a missing command (exit 127, "NAME: not found" on stderr).
+TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
+                          const std::set<std::string>& shim_missing = {});
+
+// Tools by name whose every recorded run is not-found.
+std::set<std::string> tools_recorded_missing(const Snapshot& snapshot);
 
 // The environment a program run on the host gets: the snapshot's `env`, with
 // PATH = `shim_dir` followed by the snapshot's PATH (or the default search list).

@@ -5,7 +5,7 @@
 namespace hwaccel::sim {
 namespace {
 
-std::string answer(const ShimRun& r) {
+std::string answer(const std::string& name, const ShimRun& r) {
   const ToolRun& run = r.tool->run;
   std::string body;
   if (!run.out.empty()) body += "  cat \"$data/" + r.data_id + ".out\"\n";
@@ -23,7 +23,9 @@ std::string answer(const ShimRun& r) {
               std::to_string(128 + run.signal) + "\n";
       break;
     case ToolOutcome::not_found:
-      body += "  echo \"hwsim shim: $0: recorded as not found\" >&2\n  exit 127\n";
+      // What a shell says for a missing command (dash: "sh: 1: NAME: not found"; the
+      // caller's name and line are the shell's own, not known here) and its status.
+      body += "  printf '%s: not found\\n' " + shell_quote(name) + " >&2\n  exit 127\n";
       break;
     case ToolOutcome::permission_denied:
       body += "  echo \"hwsim shim: $0: recorded as permission denied\" >&2\n  exit 126\n";
@@ -52,7 +54,7 @@ std::string shim_script(const std::string& name, const std::vector<ShimRun>& run
     for (std::size_t i = 1; i < argv.size(); ++i)
       s += " && [ \"$" + (i < 10 ? std::to_string(i) : "{" + std::to_string(i) + "}") +
            "\" = " + shell_quote(argv[i]) + " ]";
-    s += "; then\n" + answer(r) + "fi\n";
+    s += "; then\n" + answer(name, r) + "fi\n";
   }
   // Anything else: say which argv was asked for, quoted so that it can be pasted.
   s += "printf 'hwsim shim: no recorded run: %s' " + shell_quote(name) + " >&2\n";

@@ -3,10 +3,12 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "cli/common/exit_codes.h"
 #include "sim/materialize.h"
 #include "sim/mount_plan.h"
+#include "src/host/live_host.h"
 #include "src/host/process_runner.h"
 #include "src/host/sandbox_runner.h"
 #include "src/host/snapshot_host.h"
@@ -38,24 +40,34 @@ std::string absolute(const std::string& dir, const std::string& cwd) {
   return !dir.empty() && dir[0] == '/' ? dir : cwd + "/" + dir;
 }
 
-// A tool the snapshot says is missing, but that this machine would run from the
-// simulated PATH (its real folders come after the shims): say so.
-void warn_real_tools(const Snapshot& s, const std::string& path) {
-  std::map<std::string, bool> all_missing;
-  for (const auto& [argv, tool] : s.tools) {
-    if (argv.empty() || argv[0].find('/') != std::string::npos) continue;
-    auto it = all_missing.try_emplace(argv[0], true).first;
-    it->second = it->second && tool.run.outcome == ToolOutcome::not_found;
+// Tools the snapshot records as not found that this machine would run from the
+// simulated PATH (its real folders come after the shims): they get a shim that
+// answers as a missing command does, so the real one does not run.
+std::set<std::string> real_tools_to_hide(const Snapshot& s, const std::string& path) {
+  std::set<std::string> hide;
+  for (const auto& name : sim::tools_recorded_missing(s)) {
+    if (auto real = find_executable(name, path)) {
+      std::cerr << "hwsim run: " << name << " is recorded as not found; this machine has " << *real
+                << ": a shim answers in its place (exit 127, \"" << name << ": not found\")\n";
+      hide.insert(name);
+    }
   }
-  for (const auto& [name, missing] : all_missing) {
-    if (!missing) continue;
-    if (auto real = find_executable(name, path))
-      std::cerr << "hwsim run: warning: " << name
-                << " is recorded as not found, but this machine has " << *real
-                << " on the simulated PATH; it will run\n";
-  }
+  return hide;
 }
 
+// Files the probes look at outside /sys, the recorded /proc files and /dev that the
+// snapshot does not record: what this machine has there shows through. Said by path.
+void say_unrecorded_leaks(const Snapshot& s) {
+  LiveHost live;
+  for (const char* path : {"/.dockerenv", "/run/.containerenv", "/proc/1/cgroup",
+                           "/var/run/secrets/kubernetes.io/serviceaccount"}) {
+    if (s.files.count(path)) continue;
+    if (live.stat(path))
+      std::cerr << "hwsim run: not covered: " << path
+                << " is not in the snapshot and exists on this machine: the command sees "
+                   "this machine's\n";
+  }
+}
 }  // namespace
 
 MaterializeCommand add_materialize_command(CLI::App& app) {
@@ -111,7 +123,10 @@ int RunCommand::run() const {
     std::cerr << "error: " << error << "\n";
     return kExitCannotWrite;
   }
-  TreePlan plan = sim::plan_materialize(*snapshot, root);
+  const auto shim_env = sim::run_environment(*snapshot, "");
+  const auto real_path = shim_env.at("PATH").substr(1);  // without the (empty) shim folder
+  const auto hide = real_tools_to_hide(*snapshot, real_path);
+  TreePlan plan = sim::plan_materialize(*snapshot, root, hide);
   if (auto why = write_tree(plan, root); !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);
@@ -133,7 +148,7 @@ int RunCommand::run() const {
   spec.verbose = args->verbose;
   for (const auto& skipped : mounts.proc_skipped)
     std::cerr << "hwsim run: not covered: " << skipped << "\n";
-  warn_real_tools(*snapshot, spec.env["PATH"]);
+  say_unrecorded_leaks(*snapshot);
 
   SandboxResult result = run_in_sandbox(spec);
   if (args->keep)

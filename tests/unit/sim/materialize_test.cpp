@@ -3,7 +3,9 @@
 #include "sim/materialize.h"
 
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
+#include <set>
 
 #include <cerrno>
 #include <filesystem>
@@ -159,6 +161,19 @@ TEST_F(MaterializedTree, ShimsFailLoudlyOnAnythingElse) {
   EXPECT_EQ(got.err, "hwsim shim: no recorded run: nvidia-smi '-q' 'it's'\n");
   EXPECT_EQ(shim({"nvidia-smi", "-L", "extra"}).exit_code, 127);
   EXPECT_EQ(shim({"nvidia-smi"}).exit_code, 127);
+}
+
+// A tool recorded as not found has no shim, unless this machine has it (then the
+// shim stands in for "command not found": exit 127 and the shell's words).
+TEST(Materialize, MissingToolsGetAShimOnlyWhenAskedTo) {
+  EXPECT_EQ(tools_recorded_missing(sample()), std::set<std::string>{"hl-smi"});
+  EXPECT_FALSE(find(plan_materialize(sample(), "/tmp/x"), "/.hwsim/bin/hl-smi"));
+  TreePlan plan = plan_materialize(sample(), "/tmp/x", {"hl-smi"});
+  const PlannedEntry* shim = find(plan, "/.hwsim/bin/hl-smi");
+  ASSERT_TRUE(shim);
+  EXPECT_EQ(shim->mode, 0755u);
+  EXPECT_NE(shim->bytes.find("printf '%s: not found\\n' hl-smi >&2\n  exit 127"), std::string::npos)
+      << shim->bytes;
 }
 
 }  // namespace
