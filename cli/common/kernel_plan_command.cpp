@@ -1,13 +1,17 @@
 #include "cli/common/kernel_plan_command.h"
 
 #include <iostream>
+#include <memory>
 
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
+#include "cli/common/output_file.h"
 #include "src/host/live_host.h"
+#include "src/host/recording_host.h"
 #include "src/host/terminal.h"
 #include "src/kernels/kernel_plan.h"
 #include "src/kernels/kernel_report.h"
+#include "src/snapshot/snapshot_codec.h"
 
 namespace hwaccel::cli {
 
@@ -18,6 +22,9 @@ void add_kernel_plan_flags(CLI::App& cmd, PlanArgs& a) {
       ->check(CLI::IsMember({"report", "plan", "json"}));
   cmd.add_option("--check", a.check,
                  "Kernel plan: compare with a golden FILE; exit 10 with a diff when it differs");
+  cmd.add_option("--record-tree", a.record_tree,
+                 "Kernel plan: also write the tree as read to a snapshot FILE (replay it with "
+                 "--host FILE --kernels DIR)");
 }
 
 int run_kernel_plan(const PlanArgs& a) {
@@ -47,10 +54,33 @@ int run_kernel_plan(const PlanArgs& a) {
   // A snapshot holds the tree at the path it was recorded with; this machine
   // needs it absolute.
   std::string dir = opened.snapshot ? a.kernels : absolute_path(a.kernels);
-  auto files = kernels::read_tree_files(*opened.host, dir);
+  std::unique_ptr<RecordingHost> recorder;
+  Host* host = opened.host.get();
+  if (!a.record_tree.empty()) {
+    recorder = std::make_unique<RecordingHost>(*opened.host);
+    host = recorder.get();
+  }
+  auto files = kernels::read_tree_files(*host, dir);
   if (!files.error.empty()) {
     std::cerr << "error: --kernels " << files.error << "\n";
     return kExitBadInput;
+  }
+  if (recorder) {
+    SnapshotInfo info;
+    info.label = "kernel tree " + dir;
+    info.origin = "recorded";
+    info.recorder = std::string("hwaccel ") + HWACCEL_VERSION;
+    recorder->facts();  // recorded with the tree, as every snapshot has them
+    // The tree is all a replay needs: no host name, no environment.
+    Snapshot snapshot = recorder->snapshot(info);
+    snapshot.facts.hostname = "kernel-tree";
+    snapshot.env.clear();
+    if (auto why =
+            write_file_atomically(a.record_tree, write_snapshot(snapshot), ExistingFile::replace);
+        !why.empty()) {
+      std::cerr << "error: --record-tree: " << why << "\n";
+      return kExitCannotWrite;
+    }
   }
   std::string root = a.kernels;
   while (root.size() > 1 && root.back() == '/') root.pop_back();

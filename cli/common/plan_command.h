@@ -35,6 +35,7 @@ struct PlanArgs {
   std::string kernels;
   std::string format = "report";
   std::string check;
+  std::string record_tree;  // --record-tree FILE: the tree as read, into a snapshot
 };
 
 void add_plan_flags(CLI::App& command, PlanArgs& args);

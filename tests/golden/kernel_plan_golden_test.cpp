@@ -117,3 +117,32 @@ TEST(KernelPlanCli, ABadGuardInTheTreeIsALocatedError) {
 
 }  // namespace
 }  // namespace hwaccel
+
+namespace hwaccel {
+namespace {
+
+TEST(KernelPlanCli, ATreeRecordedWithRecordTreeReplaysWithHostToTheSameBytes) {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("hwaccel-krec-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string tree = testing::source_path("fixtures/kernels");
+  const std::string snap = (dir / "tree.yaml").string();
+  const std::string args =
+      " --kernels " + tree + " --hardware b200 --model Llama-3.1-8B --quant nvfp4";
+  auto live =
+      testing::run_command(testing::bin("hwaccel") + " plan" + args + " --record-tree " + snap);
+  EXPECT_EQ(live.exit_code, 0) << live.err;
+  std::ofstream((dir / "live.md").string(), std::ios::binary) << live.out;
+  // Replayed from elsewhere: every file comes from the snapshot.
+  auto replay = testing::run_command("cd " + dir.string() + " && " + testing::bin("hwaccel") +
+                                     " plan --host " + snap + args + " --check live.md");
+  EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+  auto text = testing::slurp(snap);
+  ASSERT_TRUE(text);
+  EXPECT_NE(text->find("sm121/HARDWARE.toml"), std::string::npos);
+  EXPECT_EQ(text->find("plans/llama"), std::string::npos);  // goldens are not part of the tree
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hwaccel
