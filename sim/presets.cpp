@@ -257,7 +257,7 @@ dmi: {vendor: Supermicro, product: AS -8125GS-TNMR2}
 label: trn1-32xlarge
 hostname: ip-172-31-44-201
 kernel: 6.8.0-1021-aws
-# 128 vCPUs as the fixture's facts say; its one cpuinfo block names an 8480C (kept here)
+# 128 vCPUs; the fixture's cpuinfo blocks name an 8480C standing in for the 8375C (kept here)
 cpu: {model: "Intel(R) Xeon(R) Platinum 8480C", uarch: sapphire-rapids, sockets: 2, cores: 32, threads: 2}
 memory: {total: 528243012 kB, available: 523880508 kB}
 accelerators:
