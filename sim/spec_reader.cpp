@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <set>
 
 #include "sim/sku_catalog.h"
@@ -51,7 +52,12 @@ std::optional<std::uint64_t> parse_spec_size(std::string_view text) {
          (std::isdigit(static_cast<unsigned char>(t[digits])) || t[digits] == '.'))
     ++digits;
   if (digits == 0 || std::count(t.begin(), t.begin() + digits, '.') > 1) return std::nullopt;
-  const double number = std::stod(t.substr(0, digits));
+  // strtod, not stod: "." (no digit) or 400 digits made stod throw
+  // invalid_argument / out_of_range, which ended `hwsim synth` in std::terminate
+  // (found by tests/fuzz/hwsim_spec_fuzz.cpp). An overflow gives HUGE_VAL, refused below.
+  const std::string number_text = t.substr(0, digits);
+  if (number_text == ".") return std::nullopt;
+  const double number = std::strtod(number_text.c_str(), nullptr);
   std::string unit = t.substr(digits);
   for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static const std::pair<const char*, int> kUnits[] = {

@@ -3,6 +3,7 @@
 // tests/fuzz/make_seeds.py adds to every smoke run's seeds.
 #include <gtest/gtest.h>
 
+#include "sim/spec_reader.h"
 #include "src/plan/model_spec.h"
 #include "tests/support/test_support.h"
 
@@ -25,6 +26,26 @@ TEST(FuzzFindings, ConfigJsonWithANumberBeyondADoubleIsAnError) {
   EXPECT_EQ(r.error,
             "m/config.json: not valid JSON: number overflow parsing '1e999' (expected a Hugging "
             "Face config.json)");
+}
+
+// hwsim_spec_fuzz, after 40 s of its long run (input ".'"): parse_spec_size used
+// std::stod, which throws on "." and on a number beyond a double; a spec with
+// `memory: {total: "."}` ended `hwsim synth` in std::terminate.
+TEST(FuzzFindings, SpecSizeWithoutDigitsOrBeyondADoubleIsNotASize) {
+  EXPECT_FALSE(sim::parse_spec_size(regression("hwsim_spec", "size-without-digits")));
+  EXPECT_FALSE(sim::parse_spec_size("."));
+  EXPECT_FALSE(sim::parse_spec_size(std::string(400, '9')));
+  EXPECT_FALSE(sim::parse_spec_size(std::string(400, '9') + " GiB"));
+  EXPECT_EQ(sim::parse_spec_size(".5 KiB"), 512u);
+  EXPECT_EQ(sim::parse_spec_size("80 GiB"), 80ull << 30);
+  sim::HostSpec spec;
+  auto error = sim::parse_spec(
+      "schema: hwsim-spec/1\ncpu: {model: X, uarch: zen3, sockets: 1, cores: 8, threads: 2}\n"
+      "memory: {total: \".\"}\n",
+      "s.yaml", spec);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->line, 3);
+  EXPECT_NE(error->message.find("memory.total"), std::string::npos) << error->to_string();
 }
 
 }  // namespace
