@@ -79,11 +79,44 @@ def fake_tool(folder, name, body):
     os.chmod(path, 0o755)
 
 
+def vulkan_envs(prefix, base_env, empty_bin, tmp):
+    """The two Vulkan states from a private prefix (Debian's vulkan-tools,
+    libvulkan1 and mesa-vulkan-drivers unpacked with `dpkg -x` into PREFIX, so
+    nothing is installed system-wide): vulkaninfo with no driver, and with
+    Mesa's llvmpipe. The ICD file is copied with its library path pointed into
+    the prefix. Returns (no_driver_env, llvmpipe_env), or None."""
+    tool = os.path.join(prefix, "usr/bin/vulkaninfo")
+    if not os.access(tool, os.X_OK):
+        return None
+    libdir = os.path.join(prefix, "usr/lib/x86_64-linux-gnu")
+    if not os.path.isdir(libdir):
+        libdir = os.path.join(prefix, "usr/lib/aarch64-linux-gnu")
+    icd_dir = os.path.join(prefix, "usr/share/vulkan/icd.d")
+    lvp = [f for f in os.listdir(icd_dir) if f.startswith("lvp_icd")] if os.path.isdir(icd_dir) else []
+    env = dict(base_env, PATH=os.path.join(prefix, "usr/bin") + ":" + empty_bin,
+               LD_LIBRARY_PATH=libdir, XDG_RUNTIME_DIR=tmp)
+    no_driver = dict(env, VK_DRIVER_FILES="/nonexistent.json", VK_ICD_FILENAMES="/nonexistent.json")
+    if not lvp:
+        return no_driver, None
+    with open(os.path.join(icd_dir, lvp[0])) as f:
+        icd = f.read()
+    icd = icd.replace('"/usr/lib/', '"' + os.path.join(prefix, "usr/lib") + "/")
+    copy = os.path.join(tmp, "lvp_icd.json")
+    with open(copy, "w") as f:
+        f.write(icd)
+    llvmpipe = dict(env, VK_DRIVER_FILES=copy, VK_ICD_FILENAMES=copy)
+    return no_driver, llvmpipe
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build-bench", help="folder with hwaccel and hwsim")
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--quick", action="store_true", help="3 runs, fewer fixture replays")
+    ap.add_argument("--vulkan-prefix", default=os.environ.get("HWACCEL_BENCH_VULKAN_PREFIX", ""),
+                    help="folder with vulkan-tools, libvulkan1 and mesa-vulkan-drivers unpacked "
+                         "by dpkg -x (default: $HWACCEL_BENCH_VULKAN_PREFIX); without it the "
+                         "Vulkan states use a vulkaninfo on PATH, if any")
     args = ap.parse_args()
     runs = 3 if args.quick else args.runs
     hwaccel = os.path.abspath(os.path.join(args.build, "hwaccel"))
@@ -133,19 +166,32 @@ def main():
                              base_env, runs))
     if shutil.which("inxi"):
         peers.append(measure("peer: inxi -G", ["inxi", "-G"], base_env, runs))
-    if shutil.which("vulkaninfo"):
+    # The Vulkan states: from a private prefix when given, else a vulkaninfo on
+    # PATH (installed system-wide), else not measured (said so in the rows).
+    llvmpipe_env = base_env if shutil.which("vulkaninfo") else None
+    if not shutil.which("vulkaninfo"):
+        no_driver_env = None
+    where = "vulkaninfo on PATH"
+    if args.vulkan_prefix:
+        envs = vulkan_envs(os.path.abspath(args.vulkan_prefix), base_env, empty_bin, tmp)
+        if envs:
+            no_driver_env, llvmpipe_env = envs
+            where = "prefix " + args.vulkan_prefix
+    print(f"Vulkan states: {where if no_driver_env else 'not measured (no vulkaninfo)'}\n")
+    if llvmpipe_env:
+        vulkaninfo = shutil.which("vulkaninfo", path=llvmpipe_env["PATH"])
         peers.append(measure("peer: vulkaninfo --summary (llvmpipe)",
-                             ["vulkaninfo", "--summary"], base_env, runs))
-    # Without vulkaninfo the last two states cannot be made: say so in the rows.
-    vk = "" if shutil.which("vulkaninfo") else " [vulkaninfo not installed here]"
-    live = [
-        measure("hwaccel detect, nothing installed", [hwaccel, "detect"], bare_env, runs),
-        measure("hwaccel detect, vulkaninfo without a driver" + vk, [hwaccel, "detect"],
-                no_driver_env, runs),
-        measure("hwaccel detect, llvmpipe" + vk, [hwaccel, "detect"], base_env, runs),
-        measure("hwaccel detect --json, llvmpipe" + vk, [hwaccel, "detect", "--json"], base_env,
-                runs),
-    ]
+                             [vulkaninfo, "--summary"], llvmpipe_env, runs))
+    live = [measure("hwaccel detect, nothing installed", [hwaccel, "detect"], bare_env, runs),
+            measure("hwaccel detect --json, nothing installed", [hwaccel, "detect", "--json"],
+                    bare_env, runs)]
+    if no_driver_env:
+        live.append(measure("hwaccel detect, vulkaninfo without a driver", [hwaccel, "detect"],
+                            no_driver_env, runs))
+    if llvmpipe_env:
+        live.append(measure("hwaccel detect, llvmpipe", [hwaccel, "detect"], llvmpipe_env, runs))
+        live.append(measure("hwaccel detect --json, llvmpipe", [hwaccel, "detect", "--json"],
+                            llvmpipe_env, runs))
     for r in [harness] + live + peers:
         print(row(r, lstopo))
     results += live + peers

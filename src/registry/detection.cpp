@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <exception>
 #include <future>
+#include <optional>
 #include <set>
 
+#include "src/host/snapshot_host.h"
 #include "src/host/stopwatch.h"
 #include "src/probe/amd_xdna_probe.h"
 #include "src/probe/apple_probe.h"
@@ -19,6 +21,7 @@
 #include "src/probe/tpu_probe.h"
 #include "src/probe/vulkan_probe.h"
 #include "src/registry/cross_api_identity.h"
+#include "src/registry/probe_gate.h"
 #include "src/system/system_scan.h"
 
 namespace hwaccel {
@@ -48,20 +51,40 @@ std::vector<std::string> backend_names() {
 
 namespace {
 
+ProbeResult internal_error(const Probe& probe, std::string detail) {
+  ProbeResult r;
+  r.backend = {probe.name(), false, Reason{ReasonCode::probe_failed, std::move(detail)}};
+  return r;
+}
+
 // A probe must not throw, but if one does (a bug), its backend still gets a
 // line and the others are unaffected.
 ProbeResult run_guarded(const Probe& probe, Host& host) {
   try {
     return probe.run(host);
   } catch (const std::exception& e) {
-    ProbeResult r;
-    r.backend = {probe.name(), false,
-                 Reason{ReasonCode::probe_failed, std::string("internal error: ") + e.what()}};
-    return r;
+    return internal_error(probe, std::string("internal error: ") + e.what());
   } catch (...) {
-    ProbeResult r;
-    r.backend = {probe.name(), false, Reason{ReasonCode::probe_failed, "internal error"}};
+    return internal_error(probe, "internal error");
+  }
+}
+
+// The probe on the calling thread, through a ProbeGate: its result, or nullopt
+// when it asked to run a tool and must run again on a thread of its own.
+std::optional<ProbeResult> run_inline(const Probe& probe, Host& host) {
+  ProbeGate gate(host);
+  try {
+    ProbeResult r = probe.run(gate);
+    if (gate.wanted_a_tool()) return std::nullopt;  // it swallowed the stop
     return r;
+  } catch (const ProbeWantsATool&) {
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    if (gate.wanted_a_tool()) return std::nullopt;
+    return internal_error(probe, std::string("internal error: ") + e.what());
+  } catch (...) {
+    if (gate.wanted_a_tool()) return std::nullopt;
+    return internal_error(probe, "internal error");
   }
 }
 
@@ -113,37 +136,53 @@ Detection detect(Host& host, const DetectOptions& options) {
   d.host.facts = host.facts();
   d.host.discovered_at = host.now();
 
-  // One thread per probe: a hung tool costs its own timeout, not the sum.
+  // Probes that only read files run here, one after the other (threads cost more
+  // than their work). A probe that runs a tool gets a thread, started as soon as
+  // it asks, so a hung tool costs its own timeout, not the sum; on a replay,
+  // where tools answer at once, everything runs here.
   struct Timed {
     ProbeResult result;
     double milliseconds;
   };
-  std::vector<std::future<Timed>> running;
-  for (const Probe* p : selected)
-    running.push_back(std::async(std::launch::async, [p, &host] {
-      Stopwatch watch;
+  // A replayed snapshot answers every run() at once: no thread is ever needed.
+  const bool instant = dynamic_cast<SnapshotHost*>(&host) != nullptr;
+  std::vector<std::optional<Timed>> done(selected.size());
+  std::vector<std::future<Timed>> threaded(selected.size());
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const Probe* p = selected[i];
+    Stopwatch watch;
+    if (instant) {
       ProbeResult r = run_guarded(*p, host);
-      return Timed{std::move(r), watch.elapsed_ms()};
-    }));
+      done[i] = Timed{std::move(r), watch.elapsed_ms()};
+      continue;
+    }
+    if (auto r = run_inline(*p, host)) {
+      done[i] = Timed{std::move(*r), watch.elapsed_ms()};
+      continue;
+    }
+    threaded[i] = std::async(std::launch::async, [p, &host] {
+      Stopwatch thread_watch;
+      ProbeResult r = run_guarded(*p, host);
+      return Timed{std::move(r), thread_watch.elapsed_ms()};
+    });
+  }
 
-  // The system around the devices (ports, storage, environment) alongside the probes.
+  // The system around the devices (ports, storage, environment): files only.
   double system_ms = 0;
-  auto system = std::async(std::launch::async, [&host, &system_ms] {
+  SystemInfo system_info;
+  {
     Stopwatch watch;
     try {
-      SystemInfo s = scan_system(host);
-      system_ms = watch.elapsed_ms();
-      return s;
+      system_info = scan_system(host);
     } catch (const std::exception& e) {
-      SystemInfo s;
-      s.warnings.push_back({"system", std::string("internal error: ") + e.what()});
-      system_ms = watch.elapsed_ms();
-      return s;
+      system_info = SystemInfo{};
+      system_info.warnings.push_back({"system", std::string("internal error: ") + e.what()});
     }
-  });
+    system_ms = watch.elapsed_ms();
+  }
 
-  for (auto& f : running) {
-    Timed timed = f.get();
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    Timed timed = done[i] ? std::move(*done[i]) : threaded[i].get();
     ProbeResult& r = timed.result;
     d.timings.push_back({r.backend.name, timed.milliseconds});
     drop_repeated_devices(r);
@@ -155,7 +194,7 @@ Detection detect(Host& host, const DetectOptions& options) {
     for (auto& w : r.warnings) d.warnings.push_back(std::move(w));
     for (auto& l : r.links) d.links.push_back(std::move(l));
   }
-  d.system = system.get();
+  d.system = std::move(system_info);
   Stopwatch pci_details;
   attach_pci_details(host, d.entries, d.system.warnings);
   // Not backends, but users asking where the time goes need them too.

@@ -12,6 +12,7 @@
 #include "src/host/path.h"
 #include "src/host/result.h"
 #include "src/snapshot/encoding.h"
+#include "src/snapshot/fast_reader.h"
 #include "src/snapshot/limits.h"
 #include "src/snapshot/snapshot_codec.h"
 
@@ -364,6 +365,15 @@ void read_document(const YAML::Node& root, Snapshot& out) {
 
 std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_view file_name,
                                             Snapshot& out) {
+  // The fast reader takes what the writer emits; anything else, and every
+  // error, goes through yaml-cpp for a located message.
+  if (text.size() <= kMaxSnapshotBytes && read_snapshot_fast(text, out)) return std::nullopt;
+  return parse_snapshot_with_yaml_cpp(text, file_name, out);
+}
+
+std::optional<SnapshotError> parse_snapshot_with_yaml_cpp(std::string_view text,
+                                                          std::string_view file_name,
+                                                          Snapshot& out) {
   out = Snapshot{};
   SnapshotError error;
   error.file = std::string(file_name);

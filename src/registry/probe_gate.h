@@ -1,0 +1,40 @@
+// Running a probe on the calling thread until it asks to run a tool.
+//
+// Most probes only read sysfs/proc, and on a machine without an accelerator the
+// tool-running ones find nothing on the PCI bus or in the driver tables and never
+// start a tool. Those need no thread of their own. A probe is first run through a
+// ProbeGate: reads pass through to the real host; the first run() stops the probe
+// (a tool could hang, and only a thread of its own bounds what a hang costs) and
+// the caller re-runs the probe on a thread. Reads are repeatable, so the
+// re-run sees what the first attempt saw.
+#pragma once
+
+#include "src/host/host.h"
+
+namespace hwaccel {
+
+class ProbeGate : public Host {
+ public:
+  explicit ProbeGate(Host& inner) : inner_(inner) {}
+
+  // True once the probe asked to run a tool: its result must be thrown away.
+  bool wanted_a_tool() const { return wanted_a_tool_; }
+
+  Result<std::string> read(std::string_view path) override { return inner_.read(path); }
+  Result<std::vector<std::string>> list(std::string_view dir) override { return inner_.list(dir); }
+  Result<std::string> readlink(std::string_view path) override { return inner_.readlink(path); }
+  Result<FileKind> stat(std::string_view path) override { return inner_.stat(path); }
+  ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  std::optional<std::string> env(std::string_view name) override { return inner_.env(name); }
+  const Facts& facts() override { return inner_.facts(); }
+  std::string now() override { return inner_.now(); }
+
+ private:
+  Host& inner_;
+  bool wanted_a_tool_ = false;
+};
+
+// Thrown by ProbeGate::run to unwind the probe; never escapes detect().
+struct ProbeWantsATool {};
+
+}  // namespace hwaccel
