@@ -475,4 +475,8 @@ ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& l
   return run;
 }
 
+bool tool_could_start(const std::string& name) {
+  return locate(name).has_value();
+}
+
 }  // namespace hwaccel

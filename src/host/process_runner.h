@@ -47,4 +47,9 @@ std::vector<std::string> child_environment(const char* const* env);
 // and the reason in `err`. Never throws; leaves no fds or zombies behind.
 ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& limits);
 
+// False when run_process would answer not_found at once, without starting a
+// process: a bare name that is on no folder of the real PATH. Detection runs
+// such a probe on its own thread only when its tool could start (and hang).
+bool tool_could_start(const std::string& name);
+
 }  // namespace hwaccel

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/stopwatch.h"
 #include "src/probe/amd_xdna_probe.h"
@@ -71,8 +72,8 @@ ProbeResult run_guarded(const Probe& probe, Host& host) {
 
 // The probe on the calling thread, through a ProbeGate: its result, or nullopt
 // when it asked to run a tool and must run again on a thread of its own.
-std::optional<ProbeResult> run_inline(const Probe& probe, Host& host) {
-  ProbeGate gate(host);
+std::optional<ProbeResult> run_inline(const Probe& probe, Host& host, bool live) {
+  ProbeGate gate(host, live);
   try {
     ProbeResult r = probe.run(gate);
     if (gate.wanted_a_tool()) return std::nullopt;  // it swallowed the stop
@@ -146,6 +147,7 @@ Detection detect(Host& host, const DetectOptions& options) {
   };
   // A replayed snapshot answers every run() at once: no thread is ever needed.
   const bool instant = dynamic_cast<SnapshotHost*>(&host) != nullptr;
+  const bool live = dynamic_cast<LiveHost*>(&host) != nullptr;
   std::vector<std::optional<Timed>> done(selected.size());
   std::vector<std::future<Timed>> threaded(selected.size());
   for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -156,7 +158,7 @@ Detection detect(Host& host, const DetectOptions& options) {
       done[i] = Timed{std::move(r), watch.elapsed_ms()};
       continue;
     }
-    if (auto r = run_inline(*p, host)) {
+    if (auto r = run_inline(*p, host, live)) {
       done[i] = Timed{std::move(*r), watch.elapsed_ms()};
       continue;
     }

@@ -15,7 +15,9 @@ namespace hwaccel {
 
 class ProbeGate : public Host {
  public:
-  explicit ProbeGate(Host& inner) : inner_(inner) {}
+  // `live`: the host runs real processes (LiveHost), so a tool that is on no
+  // folder of PATH answers not_found at once and needs no thread.
+  ProbeGate(Host& inner, bool live) : inner_(inner), live_(live) {}
 
   // True once the probe asked to run a tool: its result must be thrown away.
   bool wanted_a_tool() const { return wanted_a_tool_; }
@@ -31,6 +33,7 @@ class ProbeGate : public Host {
 
  private:
   Host& inner_;
+  bool live_;
   bool wanted_a_tool_ = false;
 };
 
