@@ -186,7 +186,11 @@ std::string Reader::plain(bool flow) {
     auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7f) give_up();
     if (c == ' ') {
-      if (peek(1) == '#') break;
+      // In a flow collection a blank ends the scalar (the writer puts none
+      // there; yaml-cpp reads "a? b" in one as a key). In a block, a blank
+      // before an indicator ("a ? b", "a - b") is left to yaml-cpp too.
+      if (flow || peek(1) == '#') break;
+      if (peek(1) != ' ' && is_indicator(peek(1))) give_up();
       ++p_;
       continue;
     }
