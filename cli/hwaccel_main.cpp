@@ -5,10 +5,13 @@
 
 #include "src/report/schemas.h"
 
+#include "cli/common/cli_docs.h"
 #include "cli/common/cost_command.h"
 #include "cli/common/detect_command.h"
 #include "cli/common/devices_command.h"
 #include "cli/common/exit_codes.h"
+#include "cli/common/export_command.h"
+#include "cli/common/guarded.h"
 #include "cli/common/io_command.h"
 #include "cli/common/plan_command.h"
 #include "cli/common/train_command.h"
@@ -52,16 +55,22 @@ int main(int argc, char** argv) {
 
   std::string schema_name;
   auto* schema = app.add_subcommand("schema", "Print the JSON Schema of an output document");
-  schema->add_option("name", schema_name, "hwaccel-detect-1, hwaccel-devices-1 or hwaccel-select-1")
+  schema
+      ->add_option("name", schema_name,
+                   "hwaccel-detect-1, hwaccel-devices-1, hwaccel-select-1 or hwaccel-summary-1")
       ->required();
 
+  ExportArgs export_args;
+  auto* exports = add_export_command(app, export_args);
+
+  if (int code = 0; handle_generators(app, "hwaccel", argc, argv, code)) return code;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  try {
+  return run_guarded([&]() -> int {
     if (detect->parsed()) return run_detect(detect_args);
     if (devices->parsed()) return run_devices(devices_args);
     if (select->parsed()) return run_select(select_args);
@@ -69,6 +78,7 @@ int main(int argc, char** argv) {
     if (train->parsed()) return run_train(train_args);
     if (cost->parsed()) return run_cost(cost_args);
     if (io->parsed()) return run_io(io_args);
+    if (exports->parsed()) return run_export(export_args);
     if (schema->parsed()) {
       // Accept the document's own name too: hwaccel-detect/1.
       std::string name = schema_name;
@@ -84,9 +94,6 @@ int main(int argc, char** argv) {
       std::cout << text;
       return kExitOk;
     }
-  } catch (const std::exception& e) {
-    std::cerr << "internal error: " << e.what() << "\n";
-    return kExitInternal;
-  }
-  return kExitUsage;
+    return kExitUsage;
+  });
 }

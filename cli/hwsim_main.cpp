@@ -5,14 +5,16 @@
 #include <iostream>
 
 #include "cli/common/check_command.h"
+#include "cli/common/cli_docs.h"
 #include "cli/common/detect_command.h"
 #include "cli/common/exit_codes.h"
 #include "cli/common/fleet_command.h"
-#include "cli/common/mutate_command.h"
-#include "cli/common/synth_command.h"
+#include "cli/common/guarded.h"
 #include "cli/common/hwsim_diff_command.h"
 #include "cli/common/hwsim_import_command.h"
 #include "cli/common/hwsim_run_command.h"
+#include "cli/common/mutate_command.h"
+#include "cli/common/synth_command.h"
 
 int main(int argc, char** argv) {
   using namespace hwaccel::cli;
@@ -23,7 +25,9 @@ int main(int argc, char** argv) {
   DetectArgs args;
   auto* replay = app.add_subcommand("replay", "Run hwaccel detect on a snapshot FILE");
   replay->add_option("file", args.host_path, "The snapshot (hwaccel-snapshot/1 YAML)")->required();
-  replay->add_flag("--json", args.json, "Print the hwaccel-detect/1 JSON document");
+  add_output_flags(*replay, args.out);
+  replay->add_flag("--summary", args.summary,
+                   "Print a summary: devices per family, the best device, memory, warnings");
   replay->add_flag("-v,--verbose", args.verbose,
                    "Also print topology (links, NUMA/CPU affinity) and MIG parents");
   replay->add_flag("--strict", args.strict, "A tool run the snapshot lacks is an error (exit 3)");
@@ -42,13 +46,14 @@ int main(int argc, char** argv) {
   auto materialize_command = add_materialize_command(app);
   auto run_command = add_run_command(app);
 
+  if (int code = 0; handle_generators(app, "hwsim", argc, argv, code)) return code;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  try {
+  return run_guarded([&]() -> int {
     if (replay->parsed()) return run_detect(args);
     if (mutate->parsed()) return run_mutate(mutate_args);
     if (synth->parsed()) return run_synth(synth_args);
@@ -58,9 +63,6 @@ int main(int argc, char** argv) {
     if (diff_command.command->parsed()) return diff_command.run();
     if (materialize_command.command->parsed()) return materialize_command.run();
     if (run_command.command->parsed()) return run_command.run();
-  } catch (const std::exception& e) {
-    std::cerr << "internal error: " << e.what() << "\n";
-    return kExitInternal;
-  }
-  return kExitUsage;
+    return kExitUsage;
+  });
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/common/detection_cache_io.h"
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
 #include "cli/common/output_file.h"
@@ -11,15 +12,20 @@
 #include "src/host/redaction.h"
 #include "src/host/snapshot_host.h"
 #include "src/registry/detection.h"
+#include "src/registry/summary.h"
 #include "src/report/detect_json.h"
 #include "src/report/detect_text.h"
+#include "src/report/summary_report.h"
 #include "src/report/timings_report.h"
 #include "src/snapshot/snapshot_codec.h"
 
 namespace hwaccel::cli {
 
 void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
-  cmd.add_flag("--json", args.json, "Print the hwaccel-detect/1 JSON document");
+  add_output_flags(cmd, args.out);
+  cmd.add_flag("--summary", args.summary,
+               "Print a summary instead: devices per family, the best device, memory, warnings "
+               "(hwaccel-summary/1 with --json)");
   cmd.add_flag("-v,--verbose", args.verbose,
                "Text report: add per-device details (NUMA, CPU affinity, MIG parents, memory "
                "sources) and the topology between devices");
@@ -39,7 +45,11 @@ void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
       cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   cmd.add_flag("--strict", args.strict,
                "With --host: a tool run the snapshot lacks is an error (exit 3)");
+  auto* cache = cmd.add_option("--cache", args.cache_ttl,
+                               "Reuse this machine's last detection if younger than TTL (300, 90s, "
+                               "15m, 2h); kept in $XDG_CACHE_HOME/hwaccel/");
   host->excludes(root)->excludes(record);
+  cache->excludes(host)->excludes(record);
 }
 
 namespace {
@@ -51,6 +61,29 @@ std::string join(const std::vector<std::string>& argv) {
 }
 
 }  // namespace
+
+void print_detection(const Detection& detection, const DetectArgs& args) {
+  const Format format = output_format(args.out);
+  if (args.summary) {
+    Summary summary = summarize(detection);
+    if (format == Format::text)
+      print_text(render_summary_text(detection, summary));
+    else
+      print_document(summary_to_json(detection, summary), format);
+    return;
+  }
+  if (format == Format::text) {
+    std::string text = render_detect_text(detection, {args.verbose});
+    if (args.timings) text += render_timings_text(detection);
+    print_text(text);
+  } else if (format == Format::json && !args.timings) {
+    std::cout << render_detect_json(detection);  // the golden bytes, unchanged
+  } else {
+    nlohmann::json doc = detect_to_json(detection);
+    if (args.timings) doc["timings"] = timings_json(detection);
+    print_document(doc, format);
+  }
+}
 
 int run_detect(const DetectArgs& args) {
   auto only = parse_only(args.only);
@@ -70,7 +103,9 @@ int run_detect(const DetectArgs& args) {
     host = recorder.get();
   }
 
-  Detection detection = detect(*host, options);
+  auto detected = detect_with_cache(*host, options, args.cache_ttl, args.root, args.out.quiet);
+  if (detected.exit != kExitOk) return detected.exit;
+  Detection detection = std::move(detected.detection);
 
   if (replay) {
     auto misses = replay->misses();
@@ -101,16 +136,7 @@ int run_detect(const DetectArgs& args) {
     }
   }
 
-  if (args.json && args.timings) {
-    auto doc = nlohmann::json::parse(render_detect_json(detection));
-    doc["timings"] = timings_json(detection);
-    std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else if (args.json) {
-    std::cout << render_detect_json(detection);
-  } else {
-    std::cout << render_detect_text(detection, {args.verbose});
-    if (args.timings) std::cout << render_timings_text(detection);
-  }
+  print_detection(detection, args);
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/common/detection_cache_io.h"
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
 #include "src/host/live_host.h"
@@ -17,7 +18,7 @@
 namespace hwaccel::cli {
 
 void add_devices_flags(CLI::App& cmd, DevicesArgs& args) {
-  cmd.add_flag("--json", args.json, "Print the versioned JSON document");
+  add_output_flags(cmd, args.out);
   cmd.add_option("--only", args.only, "Probe only these backends (comma-separated)");
   cmd.add_option("--timeout", args.timeout_s, "Seconds each probe tool may run (default 5)")
       ->check(CLI::PositiveNumber);
@@ -29,6 +30,10 @@ void add_devices_flags(CLI::App& cmd, DevicesArgs& args) {
                               "Re-apply reserve and selection to a saved `detect --json` FILE");
   host->excludes(root)->excludes(from);
   from->excludes(root);
+  cmd.add_option("--cache", args.cache_ttl,
+                 "Reuse this machine's last detection if younger than TTL (300, 90s, 15m, 2h)")
+      ->excludes(host)
+      ->excludes(from);
   cmd.add_option("--reserve", args.reserve,
                  "Memory that must stay free on a device (4G, 512M, bytes; default 3584M, or "
                  "HWACCEL_RESERVE_BYTES)");
@@ -36,6 +41,7 @@ void add_devices_flags(CLI::App& cmd, DevicesArgs& args) {
 
 void add_select_flags(CLI::App& cmd, DevicesArgs& args) {
   add_devices_flags(cmd, args);
+  cmd.add_flag("-v,--verbose", args.verbose, "Also print why this device was chosen (on stderr)");
   cmd.add_option("request", args.device, "A device: BACKEND:INDEX (cuda:1) or pci:ADDRESS");
   cmd.add_option("--device", args.device, "Same as the positional request");
   cmd.add_option("--backend", args.backend, "Only this backend (cuda, rocm, ...)");
@@ -86,7 +92,12 @@ Prepared prepare(const DevicesArgs& args) {
     p.source = opened.source;
     DetectOptions options;
     options.only = only.names;
-    p.detection = detect(*host, options);
+    auto detected = detect_with_cache(*host, options, args.cache_ttl, args.root, args.out.quiet);
+    if (detected.exit != kExitOk) {
+      p.exit = detected.exit;
+      return p;
+    }
+    p.detection = std::move(detected.detection);
   }
 
   // The reserve comes from the flag, else the environment of the host we
@@ -113,8 +124,13 @@ int run_devices(const DevicesArgs& args) {
   if (p.exit != kExitOk) return p.exit;
   Selection s = select_default(p.detection);
   Choice choice{s.entry, s.reason, p.source};
-  std::cout << (args.json ? render_devices_json(p.detection, p.reserve, choice)
-                          : render_devices_text(p.detection, p.reserve, choice));
+  const Format format = output_format(args.out);
+  if (format == Format::text)
+    print_text(render_devices_text(p.detection, p.reserve, choice));
+  else if (format == Format::json)
+    std::cout << render_devices_json(p.detection, p.reserve, choice);
+  else
+    print_document(devices_to_json(p.detection, p.reserve, choice), format);
   return kExitOk;
 }
 
@@ -137,8 +153,19 @@ int run_select(const DevicesArgs& args) {
   Choice choice{r.entry, r.message, p.source};
   switch (r.outcome) {
     case RequestOutcome::selected:
-      std::cout << (args.json ? render_select_json(p.detection, p.reserve, choice)
-                              : render_select_text(p.detection, choice));
+      switch (output_format(args.out)) {
+        case Format::text:
+          std::cout << render_select_text(p.detection, choice);
+          break;
+        case Format::json:
+          std::cout << render_select_json(p.detection, p.reserve, choice);
+          break;
+        case Format::yaml:
+          print_document(nlohmann::json::parse(render_select_json(p.detection, p.reserve, choice)),
+                         Format::yaml);
+          break;
+      }
+      if (args.verbose) std::cerr << "reason: " << r.message << " (source: " << p.source << ")\n";
       return kExitOk;
     case RequestOutcome::bad_request:
       std::cerr << "error: " << r.message << "\n";

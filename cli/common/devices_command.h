@@ -6,15 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "cli/common/output_format.h"
+
 namespace hwaccel::cli {
 
 struct DevicesArgs {
-  bool json = false;
+  OutputArgs out;        // --json, --format, -q
+  bool verbose = false;  // select -v: also print the reason for the choice on stderr
   std::string only;
   double timeout_s = 5.0;
   std::string root;
   std::string host_path;  // --host snapshot
   std::string from_path;  // --from saved detect/devices JSON
+  std::string cache_ttl;  // --cache TTL
   std::string reserve;    // --reserve SIZE (empty: env or default)
   bool reserve_given = false;
   // select only

@@ -15,7 +15,7 @@ BackendList parse_only(const std::string& text) {
   BackendList list;
   std::stringstream in(text);
   std::string name;
-  const auto known = backend_names();
+  const auto known = reported_backend_names();
   while (std::getline(in, name, ',')) {
     if (name.empty()) continue;
     if (std::find(known.begin(), known.end(), name) == known.end()) {

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 namespace hwaccel::cli {
 
@@ -58,7 +57,7 @@ std::string temporary_path_for(const std::string& path, long pid) {
 }
 
 std::string write_file_atomically(const std::string& path, const std::string& bytes,
-                                  ExistingFile existing) {
+                                  ExistingFile existing, mode_t wanted) {
   struct stat old {};
   bool exists = ::stat(path.c_str(), &old) == 0;
   if (exists && existing == ExistingFile::keep)
@@ -67,11 +66,13 @@ std::string write_file_atomically(const std::string& path, const std::string& by
 
   const std::string temp = temporary_path_for(path, long(::getpid()));
   ::unlink(temp.c_str());  // a stale one of an earlier process with our pid
-  // A replaced file keeps its permissions; a new one gets the umask's.
-  mode_t mode = exists ? (old.st_mode & 07777) : 0666;
+  // A replaced file keeps its permissions; a new one gets the umask's. An
+  // explicit mode wins over both (and the temporary never has wider bits).
+  bool explicit_mode = wanted != kKeepMode;
+  mode_t mode = explicit_mode ? (wanted & 07777) : exists ? (old.st_mode & 07777) : 0666;
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
   if (fd < 0) return why(path, "cannot create the temporary", temp);
-  if (exists) (void)::fchmod(fd, mode);
+  if (exists || explicit_mode) (void)::fchmod(fd, mode);
   bool ok = write_all(fd, bytes) && ::fsync(fd) == 0;
   std::string failure = ok ? "" : why(path, "cannot write the temporary", temp);
   if (::close(fd) != 0 && ok) failure = why(path, "cannot write the temporary", temp);
@@ -97,10 +98,18 @@ std::string write_file_atomically(const std::string& path, const std::string& by
   return "";
 }
 
-std::string make_directories(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::create_directories(path, ec);
-  if (ec) return "cannot create " + path + ": " + ec.message();
+std::string make_directories(const std::string& path, mode_t mode) {
+  // One level at a time, so that each new folder gets `mode` (private cache
+  // folders are 0700); existing ones are left as they are.
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    auto slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    std::string partial = path.substr(0, slash);
+    if (!partial.empty() && ::mkdir(partial.c_str(), mode) != 0 && errno != EEXIST)
+      return "cannot create " + partial + ": " + std::strerror(errno);
+    start = slash + 1;
+  }
   return "";
 }
 

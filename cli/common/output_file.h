@@ -5,6 +5,8 @@
 // worst a stale temporary stays behind.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 
 namespace hwaccel::cli {
@@ -14,15 +16,22 @@ enum class ExistingFile {
   keep,     // a user's file: refuse, unless the user passed --force
 };
 
+// Permission bits of the written file. kKeepMode: a replaced file keeps its
+// own, a new one gets 0666 less the umask. Any other value is applied exactly
+// (0600 for private files such as the detection cache), whatever was there.
+inline constexpr mode_t kKeepMode = mode_t(-1);
+
 // Returns an empty string on success, else the reason (naming the path).
 std::string write_file_atomically(const std::string& path, const std::string& bytes,
-                                  ExistingFile existing = ExistingFile::replace);
+                                  ExistingFile existing = ExistingFile::replace,
+                                  mode_t mode = kKeepMode);
 
 // The temporary a write to `path` by process `pid` uses (for tests and for
 // the message after an interrupted write).
 std::string temporary_path_for(const std::string& path, long pid);
 
-// Creates `path` and its missing parents (mkdir -p). Empty on success, else the reason.
-std::string make_directories(const std::string& path);
+// Creates `path` and its missing parents (mkdir -p), new ones with `mode`
+// (before the umask; 0700 for private folders). Empty on success, else the reason.
+std::string make_directories(const std::string& path, mode_t mode = 0777);
 
 }  // namespace hwaccel::cli

@@ -7,7 +7,11 @@
 namespace hwaccel {
 
 bool stderr_is_terminal() {
-  return ::isatty(STDERR_FILENO) == 1;
+  return is_terminal(STDERR_FILENO);
+}
+
+bool is_terminal(int fd) {
+  return ::isatty(fd) == 1;
 }
 
 std::string absolute_path(const std::string& path) {

@@ -21,6 +21,7 @@
 #include "src/probe/rocm_probe.h"
 #include "src/probe/tpu_probe.h"
 #include "src/probe/vulkan_probe.h"
+#include "src/registry/build_backends.h"
 #include "src/registry/cross_api_identity.h"
 #include "src/registry/probe_gate.h"
 #include "src/system/system_scan.h"
@@ -45,6 +46,13 @@ std::vector<std::unique_ptr<Probe>> all_probes() {
 }
 
 std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (const auto& p : all_probes())
+    if (!is_left_out(p->name())) names.push_back(p->name());
+  return names;
+}
+
+std::vector<std::string> reported_backend_names() {
   std::vector<std::string> names;
   for (const auto& p : all_probes()) names.push_back(p->name());
   return names;
@@ -150,8 +158,21 @@ Detection detect(Host& host, const DetectOptions& options) {
   const bool live = dynamic_cast<LiveHost*>(&host) != nullptr;
   std::vector<std::optional<Timed>> done(selected.size());
   std::vector<std::future<Timed>> threaded(selected.size());
+  // A backend left out of the build is not run but keeps its line.
+  const auto& left_out = options.left_out ? *options.left_out : left_out_backends();
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const Probe* p = selected[i];
+    if (std::find(left_out.begin(), left_out.end(), p->name()) != left_out.end()) {
+      done[i] = Timed{
+          ProbeResult{{p->name(), false,
+                       Reason{ReasonCode::not_compiled,
+                              "left out of this build (" + backend_option_flag(p->name()) + ")"}},
+                      {},
+                      {},
+                      {}},
+          0.0};
+      continue;
+    }
     Stopwatch watch;
     if (instant) {
       ProbeResult r = run_guarded(*p, host);

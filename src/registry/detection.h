@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,10 +41,16 @@ struct Detection {
 
 // Every backend this build has, in the order they are reported.
 std::vector<std::unique_ptr<Probe>> all_probes();
+// The backends this build runs (without those left out by -DHWACCEL_BACKEND_X=OFF).
 std::vector<std::string> backend_names();
+// Every backend with a probe, left out or not: each has a line in a report.
+std::vector<std::string> reported_backend_names();
 
 struct DetectOptions {
   std::vector<std::string> only;  // empty: every backend
+  // Tests only: the backends to treat as left out of the build (default: this
+  // build's, see build_backends.h).
+  std::optional<std::vector<std::string>> left_out;
 };
 
 // Runs the probes (concurrently) and merges their results deterministically.

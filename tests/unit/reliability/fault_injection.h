@@ -128,7 +128,9 @@ inline Touched touched_by_only(const Snapshot& snapshot, const std::string& back
   for (const auto& name : backend_names()) {
     SnapshotHost host(snapshot);
     TouchLog log(host);
-    detect(log, {{name}});
+    DetectOptions only_this;
+    only_this.only = {name};
+    detect(log, only_this);
     by_backend[name] = log.touched;
   }
   Touched mine = by_backend[backend];

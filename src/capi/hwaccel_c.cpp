@@ -1,0 +1,172 @@
+// The C API (include/hwaccel/hwaccel.h) over the C++ internals. No exception
+// crosses this boundary: every entry point catches and turns it into a status
+// and a per-thread message.
+#include "hwaccel/hwaccel.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "src/host/live_host.h"
+#include "src/host/snapshot_host.h"
+#include "src/registry/detection.h"
+#include "src/registry/request_text.h"
+#include "src/registry/reserve.h"
+#include "src/registry/selection.h"
+#include "src/registry/summary.h"
+#include "src/report/detect_json.h"
+
+struct hwaccel_detection {
+  hwaccel::Detection detection;
+  std::optional<std::string> reserve_env;  // HWACCEL_RESERVE_BYTES of the host detected
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+hwaccel_status fail(hwaccel_status status, std::string message) {
+  last_error = std::move(message);
+  return status;
+}
+
+char* copy_string(const std::string& s) {
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out) std::memcpy(out, s.c_str(), s.size() + 1);
+  return out;
+}
+
+template <typename F>
+hwaccel_status guarded(F f) {
+  try {
+    last_error.clear();
+    return f();
+  } catch (const std::exception& e) {
+    return fail(HWACCEL_ERROR_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(HWACCEL_ERROR_INTERNAL, "internal error");
+  }
+}
+
+hwaccel_status detect_on(hwaccel::Host& host, hwaccel_detection** out) {
+  auto d = std::make_unique<hwaccel_detection>();
+  d->detection = hwaccel::detect(host);
+  d->reserve_env = host.env(hwaccel::kReserveEnv);
+  *out = d.release();
+  return HWACCEL_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* hwaccel_version(void) {
+  return HWACCEL_VERSION;
+}
+
+const char* hwaccel_status_name(hwaccel_status status) {
+  switch (status) {
+    case HWACCEL_OK:
+      return "ok";
+    case HWACCEL_ERROR_INVALID_ARGUMENT:
+      return "invalid-argument";
+    case HWACCEL_ERROR_BAD_INPUT:
+      return "bad-input";
+    case HWACCEL_ERROR_NOT_COMPILED:
+      return "not-compiled";
+    case HWACCEL_ERROR_NOT_READY:
+      return "not-ready";
+    case HWACCEL_ERROR_UNSATISFIED:
+      return "unsatisfied";
+    case HWACCEL_ERROR_INTERNAL:
+      return "internal";
+  }
+  return "unknown";
+}
+
+const char* hwaccel_last_error(void) {
+  return last_error.c_str();
+}
+
+hwaccel_status hwaccel_detect(hwaccel_detection** out) {
+  return guarded([&] {
+    if (!out) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, "hwaccel_detect: out is NULL");
+    *out = nullptr;
+    hwaccel::LiveHost host;
+    return detect_on(host, out);
+  });
+}
+
+hwaccel_status hwaccel_detect_snapshot(const char* path, hwaccel_detection** out) {
+  return guarded([&] {
+    if (!out) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, "hwaccel_detect_snapshot: out is NULL");
+    *out = nullptr;
+    if (!path) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, "hwaccel_detect_snapshot: path is NULL");
+    auto loaded = hwaccel::load_snapshot_file(path);
+    if (loaded.error) return fail(HWACCEL_ERROR_BAD_INPUT, loaded.error->to_string());
+    hwaccel::SnapshotHost host(std::move(*loaded.snapshot));
+    return detect_on(host, out);
+  });
+}
+
+void hwaccel_detection_free(hwaccel_detection* detection) {
+  delete detection;
+}
+
+size_t hwaccel_device_count(const hwaccel_detection* d) {
+  return d ? d->detection.entries.size() : 0;
+}
+
+int hwaccel_has_accelerator(const hwaccel_detection* d) {
+  return d && hwaccel::has_ready_accelerator(d->detection) ? 1 : 0;
+}
+
+uint64_t hwaccel_accelerator_memory_bytes(const hwaccel_detection* d) {
+  return d ? hwaccel::accelerator_memory_bytes(d->detection) : 0;
+}
+
+hwaccel_status hwaccel_select(const hwaccel_detection* d, const char* request, char** device_out) {
+  return guarded([&] {
+    if (!d || !device_out)
+      return fail(HWACCEL_ERROR_INVALID_ARGUMENT, "hwaccel_select: detection or out is NULL");
+    *device_out = nullptr;
+    auto parsed = hwaccel::parse_request_text(request ? request : "");
+    if (!parsed.request) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, parsed.error);
+    auto reserve = hwaccel::choose_reserve(std::nullopt, d->reserve_env);
+    if (!reserve.reserve) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, reserve.error);
+    hwaccel::Detection detection = d->detection;
+    hwaccel::apply_reserve(detection, *reserve.reserve);
+    auto r = hwaccel::resolve_request(detection, *parsed.request, hwaccel::backend_names());
+    switch (r.outcome) {
+      case hwaccel::RequestOutcome::selected:
+        *device_out = copy_string(hwaccel::entry_label(detection.entries[*r.entry]));
+        return *device_out ? HWACCEL_OK : fail(HWACCEL_ERROR_INTERNAL, "out of memory");
+      case hwaccel::RequestOutcome::bad_request:
+        return fail(HWACCEL_ERROR_INVALID_ARGUMENT, r.message);
+      case hwaccel::RequestOutcome::not_compiled:
+        return fail(HWACCEL_ERROR_NOT_COMPILED, r.message);
+      case hwaccel::RequestOutcome::not_ready:
+        return fail(HWACCEL_ERROR_NOT_READY, r.message);
+      case hwaccel::RequestOutcome::unsatisfiable:
+        return fail(HWACCEL_ERROR_UNSATISFIED, r.message);
+    }
+    return fail(HWACCEL_ERROR_INTERNAL, "unknown outcome");
+  });
+}
+
+hwaccel_status hwaccel_json(const hwaccel_detection* d, char** json_out) {
+  return guarded([&] {
+    if (!d || !json_out)
+      return fail(HWACCEL_ERROR_INVALID_ARGUMENT, "hwaccel_json: detection or out is NULL");
+    *json_out = copy_string(hwaccel::render_detect_json(d->detection));
+    return *json_out ? HWACCEL_OK : fail(HWACCEL_ERROR_INTERNAL, "out of memory");
+  });
+}
+
+void hwaccel_string_free(char* string) {
+  std::free(string);
+}
+
+}  // extern "C"

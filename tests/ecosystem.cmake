@@ -1,0 +1,70 @@
+# Tests of what people build on: the C API from a C program, the symbols the
+# shared library exports, and a consumer project built against an installed
+# tree (CMake package and pkg-config).
+enable_language(C)
+
+if(TARGET e2e_tests)
+  # The CLI conventions tests call the CLI library's exit-code table and guard.
+  target_link_libraries(e2e_tests PRIVATE hwaccel_cli)
+endif()
+
+add_executable(capi_test ${CMAKE_CURRENT_SOURCE_DIR}/capi/capi_test.c)
+add_test(NAME capi.c_program COMMAND capi_test ${PROJECT_SOURCE_DIR}/fixtures/hosts)
+set_tests_properties(capi.c_program PROPERTIES LABELS capi)
+
+# Builds configured with -DHWACCEL_BACKEND_VULKAN=OFF, made cheaply as
+# backend_left_out_test below is: the program links its own copy of
+# src/registry/build_backends.cpp, compiled with the definitions
+# cmake/Backends.cmake gives that file when the option is OFF, before the
+# static library, so the whole library sees vulkan left out. The CLI one is
+# where exit code 7 (not compiled) comes from; the C one checks the C API's
+# HWACCEL_ERROR_NOT_COMPILED.
+string(REPLACE ";" "," _hwaccel_all_options "${HWACCEL_BACKEND_OPTIONS}")
+set(_hwaccel_without_vulkan_defs HWACCEL_BACKEND_OPTIONS="${_hwaccel_all_options}"
+                                 HWACCEL_LEFT_OUT_BACKENDS="vulkan")
+add_executable(hwaccel_without_vulkan ${PROJECT_SOURCE_DIR}/cli/hwaccel_main.cpp
+                                      ${PROJECT_SOURCE_DIR}/src/registry/build_backends.cpp)
+target_compile_definitions(hwaccel_without_vulkan PRIVATE ${_hwaccel_without_vulkan_defs})
+target_link_libraries(hwaccel_without_vulkan PRIVATE hwaccel_cli)
+set_target_properties(hwaccel_without_vulkan PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+if(TARGET e2e_tests)
+  add_dependencies(e2e_tests hwaccel_without_vulkan)
+endif()
+add_executable(capi_test_without_vulkan ${CMAKE_CURRENT_SOURCE_DIR}/capi/capi_test.c
+                                        ${PROJECT_SOURCE_DIR}/src/registry/build_backends.cpp)
+target_compile_definitions(capi_test_without_vulkan PRIVATE ${_hwaccel_without_vulkan_defs}
+                           CAPI_TEST_VULKAN_LEFT_OUT=1)
+target_link_libraries(capi_test_without_vulkan PRIVATE hwaccel_core)
+set_target_properties(capi_test_without_vulkan PROPERTIES LINKER_LANGUAGE CXX)
+add_test(NAME capi.c_program_without_vulkan COMMAND capi_test_without_vulkan
+                                                    ${PROJECT_SOURCE_DIR}/fixtures/hosts)
+set_tests_properties(capi.c_program_without_vulkan PROPERTIES LABELS capi)
+if(TARGET hwaccel_shared)
+  target_link_libraries(capi_test PRIVATE hwaccel_shared)
+  add_test(NAME capi.exported_symbols
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/capi/symbols_test.sh $<TARGET_FILE:hwaccel_shared>)
+  set_tests_properties(capi.exported_symbols PROPERTIES LABELS capi)
+
+  # Installs the build into a temporary prefix and builds tests/install/consumer
+  # against it: with find_package (shared and static) and with pkg-config, and
+  # the examples of docs/library.md. Needs the whole build (`cmake --build build`).
+  add_test(NAME install.consumer
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/run_consumer.sh ${PROJECT_BINARY_DIR}
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(install.consumer PROPERTIES LABELS install TIMEOUT 600)
+else()
+  # The static library from C: the C++ runtime comes with a C++ link.
+  target_link_libraries(capi_test PRIVATE hwaccel_core)
+  set_target_properties(capi_test PROPERTIES LINKER_LANGUAGE CXX)
+endif()
+
+# A build with -DHWACCEL_BACKEND_CUDA=OFF, at the cost of one file (see the test's comment).
+add_executable(backend_left_out_test ${CMAKE_CURRENT_SOURCE_DIR}/build_options/backend_left_out_test.cpp
+                                     ${PROJECT_SOURCE_DIR}/src/registry/build_backends.cpp
+                                     ${CMAKE_CURRENT_SOURCE_DIR}/support/test_support.cpp)
+target_include_directories(backend_left_out_test PRIVATE ${PROJECT_SOURCE_DIR})
+target_compile_definitions(backend_left_out_test PRIVATE ${HWACCEL_TEST_DEFS}
+                           HWACCEL_BACKEND_OPTIONS="${_hwaccel_all_options}"
+                           HWACCEL_LEFT_OUT_BACKENDS="cuda")
+target_link_libraries(backend_left_out_test PRIVATE hwaccel_core GTest::gtest GTest::gtest_main)
+gtest_discover_tests(backend_left_out_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)

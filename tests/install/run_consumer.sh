@@ -1,0 +1,50 @@
+#!/bin/sh
+# Installs the build into a temporary prefix, then builds and runs a consumer
+# project against it three ways: CMake package (shared and static), pkg-config
+# (shared, and --static), and the examples of docs/library.md. Also checks the
+# man pages and completions were installed.
+# Usage: run_consumer.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1
+src=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/hwaccel-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+fixture=$src/fixtures/hosts/dgx-h100.yaml
+
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+for f in bin/hwaccel bin/hwsim include/hwaccel/hwaccel.h include/hwaccel/hwaccel.hpp \
+         share/man/man1/hwaccel.1 share/man/man1/hwsim.1 \
+         share/bash-completion/completions/hwaccel share/zsh/site-functions/_hwaccel; do
+  [ -e "$prefix/$f" ] || { echo "not installed: $f" >&2; exit 1; }
+done
+libdir=$(dirname "$(find "$prefix" -name 'libhwaccel.so' | head -1)")
+[ -e "$libdir/libhwaccel.a" ] || { echo "no static libhwaccel.a in $libdir" >&2; exit 1; }
+[ -e "$libdir/pkgconfig/hwaccel.pc" ] || { echo "no hwaccel.pc" >&2; exit 1; }
+[ -e "$libdir/cmake/hwaccel/hwaccelConfig.cmake" ] || { echo "no CMake package" >&2; exit 1; }
+
+echo "== CMake package"
+cmake -S "$src/tests/install/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=Release -DHWACCEL_DOCS="$src/docs/library.md" >"$work/configure.log" ||
+  { cat "$work/configure.log" >&2; exit 1; }
+grep "examples" "$work/configure.log" || true
+cmake --build "$work/cmake" -j2 >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+"$work/cmake/c_consumer" "$fixture"
+"$work/cmake/cpp_consumer" "$fixture"
+"$work/cmake/cpp_consumer_static" "$fixture"
+for example in "$work"/cmake/doc_example_*; do
+  [ -x "$example" ] || continue
+  echo "-- $(basename "$example")"
+  "$example" "$fixture" >/dev/null
+done
+
+echo "== pkg-config"
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+pkg-config --exists hwaccel
+cc -o "$work/pc_c" "$src/tests/install/consumer/main.c" $(pkg-config --cflags --libs hwaccel) \
+  -Wl,-rpath,"$libdir"
+"$work/pc_c" "$fixture"
+c++ -std=c++17 -o "$work/pc_cpp_static" "$src/tests/install/consumer/main.cpp" \
+  $(pkg-config --cflags hwaccel) "$libdir/libhwaccel.a" $(pkg-config --static --libs-only-l --libs-only-other hwaccel | sed 's/-lhwaccel//')
+"$work/pc_cpp_static" "$fixture"
+echo "install.consumer: ok"
