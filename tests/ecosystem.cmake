@@ -68,3 +68,10 @@ target_compile_definitions(backend_left_out_test PRIVATE ${HWACCEL_TEST_DEFS}
                            HWACCEL_LEFT_OUT_BACKENDS="cuda")
 target_link_libraries(backend_left_out_test PRIVATE hwaccel_core GTest::gtest GTest::gtest_main)
 gtest_discover_tests(backend_left_out_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+
+# `hwaccel plan --svg` rendered in headless Chromium to PNG: not blank, and the
+# SVG parses as XML. Skipped (77) without chromium unless CI=true.
+add_test(NAME render.roofline_svg
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/render/render_roofline.py $<TARGET_FILE:hwaccel>
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(render.roofline_svg PROPERTIES LABELS render SKIP_RETURN_CODE 77 TIMEOUT 240)

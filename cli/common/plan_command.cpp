@@ -6,6 +6,7 @@
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
 #include "cli/common/kernel_plan_command.h"
+#include "cli/common/plan_svg.h"
 #include "src/host/live_host.h"
 #include "src/plan/planner.h"
 #include "src/registry/reserve.h"
@@ -39,6 +40,10 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
   cmd.add_option("--on", a.on, "Only these devices (cuda:0,cuda:1,cpu:0)");
   cmd.add_option("--add", a.add, "What-if: add SKU[xN] from the catalogue (h100-sxmx8)");
   cmd.add_option("--remove", a.remove, "What-if: leave out a device (cuda:3)");
+  cmd.add_option("--svg", a.svg,
+                 "Also write the roofline chart (SVG) of the plan's device with its decode and "
+                 "prefill points to FILE");
+  cmd.add_flag("--force", a.force, "With --svg or --record-tree: replace FILE if it exists");
   add_kernel_plan_flags(cmd, a);
 }
 
@@ -158,6 +163,9 @@ int run_plan(const PlanArgs& a) {
   PlanContext ctx{l.source, l.catalogue->origin, l.reserve_text};
   std::cout << (a.json ? render_plan_json(result, *l.devices, ctx)
                        : render_plan_text(result, *l.devices, ctx));
+  if (!a.svg.empty())
+    if (int rc = write_plan_svg(a.svg, a.force, result, req, *l.devices, *l.catalogue); rc != 0)
+      return rc;
   return result.fits() ? kExitOk : kExitDoesNotFit;
 }
 

@@ -30,6 +30,8 @@ struct PlanArgs {
   std::string on;            // --on cuda:0,cuda:1
   std::vector<std::string> add;
   std::vector<std::string> remove;
+  std::string svg;     // --svg FILE: the roofline picture
+  bool force = false;  // --svg / --record-tree may replace an existing FILE
   // Kernel plans (cli/common/kernel_plan_command.*): --hardware ID --kernels DIR.
   std::string hardware;
   std::string kernels;

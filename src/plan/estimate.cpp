@@ -79,7 +79,7 @@ double attention_flops(const ModelSpec& m, int tokens) {
 
 std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
                                           const DeviceSet& set, const Catalogue& cat, int batch,
-                                          int context, std::string* missing) {
+                                          int context, std::string* missing, StepWork* work) {
   const auto& m = c.spec;
   double kv_layer = kv_bytes_per_layer(m, context, c.kv_element) * batch;
   double expert_layer = m.layers ? c.weights.experts_total / m.layers : 0;
@@ -99,6 +99,10 @@ std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
           kv_layer * st.layer_count / std::min(tp, std::max(1, m.mla() ? 1 : m.kv_heads));
       double flops =
           (flops_layer * st.layer_count + (st.head ? 2.0 * head_params(c) * batch : 0)) / tp;
+      if (work) {
+        work->flops += flops;
+        work->bytes += bytes;
+      }
       double t =
           std::max(bytes / s->bandwidth, flops / s->flops) + s->overhead_per_layer * st.layer_count;
       stage = std::max(stage, t);
@@ -114,7 +118,7 @@ std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
 }
 
 std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, const DeviceSet& set,
-                                      const Catalogue& cat, int tokens) {
+                                      const Catalogue& cat, int tokens, StepWork* work) {
   const auto& m = c.spec;
   double attn_layer = m.layers ? attention_flops(m, tokens) / m.layers : 0;
   double flops_layer = 2.0 * active_params_per_layer(c) * tokens + attn_layer;
@@ -129,6 +133,10 @@ std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, cons
       double flops = (flops_layer * st.layer_count + (st.head ? 2.0 * head_params(c) : 0)) / tp;
       // Every weight of the stage is read at least once.
       double bytes = (c.weights.per_layer * st.layer_count + (st.head ? c.weights.head : 0)) / tp;
+      if (work) {
+        work->flops += flops;
+        work->bytes += bytes;
+      }
       double t = flops / s->flops + bytes / s->bandwidth;
       // Offloaded layers: llama.cpp computes large batches on the GPU, streaming
       // the host's weights over the link once per chunk; the faster of the two.

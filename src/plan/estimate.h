@@ -28,13 +28,22 @@ struct Estimate {
   std::string bound_1;          // "memory" | "compute" at batch 1 (first stage)
 };
 
+// The arithmetic of one step, summed over every device of the plan (for the
+// roofline picture: intensity = flops / bytes).
+struct StepWork {
+  double flops = 0;
+  double bytes = 0;  // memory traffic: weights, KV cache
+};
+
 // Seconds for one decode step of `batch` sequences at `context` tokens.
 std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& cost,
                                           const DeviceSet& set, const Catalogue& catalogue,
-                                          int batch, int context, std::string* missing = nullptr);
+                                          int batch, int context, std::string* missing = nullptr,
+                                          StepWork* work = nullptr);
 // Seconds to prefill `tokens` tokens of one sequence.
 std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& cost, const DeviceSet& set,
-                                      const Catalogue& catalogue, int tokens);
+                                      const Catalogue& catalogue, int tokens,
+                                      StepWork* work = nullptr);
 
 Estimate estimate(const Plan& plan, const ModelCost& cost, const DeviceSet& set,
                   const Catalogue& catalogue, int batch);
