@@ -75,8 +75,8 @@ int run_kernel_plan(const PlanArgs& a) {
     Snapshot snapshot = recorder->snapshot(info);
     snapshot.facts.hostname = "kernel-tree";
     snapshot.env.clear();
-    if (auto why =
-            write_file_atomically(a.record_tree, write_snapshot(snapshot), ExistingFile::replace);
+    if (auto why = write_file_atomically(a.record_tree, write_snapshot(snapshot),
+                                         a.force ? ExistingFile::replace : ExistingFile::keep);
         !why.empty()) {
       std::cerr << "error: --record-tree: " << why << "\n";
       return kExitCannotWrite;

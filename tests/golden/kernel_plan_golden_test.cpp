@@ -144,5 +144,24 @@ TEST(KernelPlanCli, ATreeRecordedWithRecordTreeReplaysWithHostToTheSameBytes) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(KernelPlanCli, RecordTreeKeepsAnExistingFileUnlessForced) {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("hwaccel-kkeep-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string snap = (dir / "mine.yaml").string();
+  std::ofstream(snap, std::ios::binary) << "a user's file\n";
+  const std::string cmd = testing::bin("hwaccel") + " plan --kernels " +
+                          testing::source_path("fixtures/kernels") +
+                          " --hardware h100-sxm --model Llama-3.1-8B --record-tree " + snap;
+  auto kept = testing::run_command(cmd);
+  EXPECT_NE(kept.exit_code, 0);
+  EXPECT_NE(kept.err.find("--force"), std::string::npos) << kept.err;
+  EXPECT_EQ(testing::slurp(snap).value_or(""), "a user's file\n");
+  auto forced = testing::run_command(cmd + " --force");
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_NE(testing::slurp(snap).value_or("").find("sm90/HARDWARE.toml"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace hwaccel
