@@ -197,6 +197,9 @@ std::string Reader::plain(bool flow) {
     if (c == ':' && (peek(1) == ' ' || peek(1) == '\n' || p_ + 1 >= t_.size())) break;
     if (flow) {
       if (c == ',' || c == '[' || c == ']' || c == '{' || c == '}') break;
+      // yaml-cpp reads "x? " inside a flow collection as a key indicator and
+      // refuses "[a? , b]"; the writer quotes such text, so leave it to yaml-cpp.
+      if (c == '?') give_up();
       if (c == ':' && (peek(1) == ',' || peek(1) == ']' || peek(1) == '}')) give_up();
     }
     ++p_;

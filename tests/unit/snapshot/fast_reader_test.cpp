@@ -188,6 +188,9 @@ TEST(FastReader, FallsBackOutsideTheSubset) {
       // Found by tests/fuzz/snapshot_fast_reader_fuzz.cpp: yaml-cpp refuses this.
       kHead + "files:\n  /a: {link: ../devices/0000:9a:0? 0}\n",
       kHead + "env:\n  A: a ? b\n",
+      // Found by the fuzzer's 600 s run: a '?' ending a plain scalar in a flow list.
+      kHead + "tools:\n  - argv: [test, -r, /dev/accel1? , -a]\n    exit: 0\n",
+      kHead + "tools:\n  - argv: [a?b]\n    exit: 0\n",
   };
   for (const auto& text : texts) {
     Snapshot s;
