@@ -32,19 +32,6 @@ std::vector<std::string> export_hosts() {
   return names;
 }
 
-void compare_or_regenerate(const fs::path& golden, const std::string& actual) {
-  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
-  if (v && std::string(v) == "1") {
-    fs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << actual;
-    return;
-  }
-  auto expected = testing::slurp(golden.string());
-  ASSERT_TRUE(expected) << golden << " is missing; review the output and create it with "
-                        << "HWACCEL_REGENERATE_GOLDEN=1";
-  EXPECT_EQ(*expected, actual) << "export differs from " << golden;
-}
-
 class GoldenExport : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenExport, ExportsMatchTheReviewedFiles) {
@@ -54,11 +41,12 @@ TEST_P(GoldenExport, ExportsMatchTheReviewedFiles) {
   SnapshotHost host(*loaded.snapshot);
   Detection d = detect(host);
   fs::path dir = testing::source_path("fixtures/hosts/" + name + ".expected");
-  compare_or_regenerate(dir / "export.nfd", render_nfd(d));
-  compare_or_regenerate(dir / "export.slurm", render_slurm(host, d));
-  compare_or_regenerate(dir / "export.prom", render_prometheus(d));
+  testing::compare_or_regenerate(dir / "export.nfd", render_nfd(d), "export");
+  testing::compare_or_regenerate(dir / "export.slurm", render_slurm(host, d), "export");
+  testing::compare_or_regenerate(dir / "export.prom", render_prometheus(d), "export");
   // `hwaccel detect --summary --json`, validated against its schema by ctest.
-  compare_or_regenerate(dir / "summary.json", summary_to_json(d, summarize(d)).dump(2) + "\n");
+  testing::compare_or_regenerate(dir / "summary.json",
+                                 summary_to_json(d, summarize(d)).dump(2) + "\n", "export");
 }
 
 INSTANTIATE_TEST_SUITE_P(FixturesExport, GoldenExport, ::testing::ValuesIn(export_hosts()),

@@ -22,23 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool regenerating() {
-  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
-  return v && std::string(v) == "1";
-}
-
-void compare_or_regenerate(const fs::path& golden, const std::string& actual) {
-  if (regenerating()) {
-    fs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << actual;
-    return;
-  }
-  auto expected = testing::slurp(golden.string());
-  ASSERT_TRUE(expected) << golden << " is missing; review the output and create it with "
-                        << "HWACCEL_REGENERATE_GOLDEN=1";
-  EXPECT_EQ(*expected, actual) << "replay differs from " << golden;
-}
-
 class GoldenHost : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenHost, ReplayMatchesTheReviewedReport) {
@@ -50,8 +33,8 @@ TEST_P(GoldenHost, ReplayMatchesTheReviewedReport) {
   EXPECT_TRUE(host.misses().empty())
       << name << ".yaml lacks a tool run the probes ask for: " << host.misses()[0][0];
   fs::path dir = testing::source_path("fixtures/hosts/" + name + ".expected");
-  compare_or_regenerate(dir / "detect.txt", render_detect_text(d));
-  compare_or_regenerate(dir / "detect.json", render_detect_json(d));
+  testing::compare_or_regenerate(dir / "detect.txt", render_detect_text(d), "replay");
+  testing::compare_or_regenerate(dir / "detect.json", render_detect_json(d), "replay");
 
   // `hwaccel devices` with the reserve the host's environment gives.
   auto reserve = choose_reserve(std::nullopt, host.env(kReserveEnv));
@@ -59,8 +42,10 @@ TEST_P(GoldenHost, ReplayMatchesTheReviewedReport) {
   apply_reserve(d, *reserve.reserve);
   Selection s = select_default(d);
   Choice choice{s.entry, s.reason, "snapshot(fixtures/hosts/" + name + ".yaml)"};
-  compare_or_regenerate(dir / "devices.txt", render_devices_text(d, *reserve.reserve, choice));
-  compare_or_regenerate(dir / "devices.json", render_devices_json(d, *reserve.reserve, choice));
+  testing::compare_or_regenerate(dir / "devices.txt",
+                                 render_devices_text(d, *reserve.reserve, choice), "replay");
+  testing::compare_or_regenerate(dir / "devices.json",
+                                 render_devices_json(d, *reserve.reserve, choice), "replay");
 }
 
 TEST_P(GoldenHost, ReplayIsDeterministic) {

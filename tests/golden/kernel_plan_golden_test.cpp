@@ -39,11 +39,6 @@ const Case kCases[] = {
     {"gpt-oss-20b--h100-sxm.txt", "--hardware h100-sxm --model gpt-oss-20B --format plan", 9},
 };
 
-bool regenerating() {
-  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
-  return v && std::string(v) == "1";
-}
-
 class KernelPlanGolden : public ::testing::TestWithParam<Case> {};
 
 TEST_P(KernelPlanGolden, CheckPassesAgainstTheReviewedGolden) {
@@ -53,7 +48,7 @@ TEST_P(KernelPlanGolden, CheckPassesAgainstTheReviewedGolden) {
                            " plan --kernels fixtures/kernels " + c.args;
   auto plain = testing::run_command(base);
   EXPECT_EQ(plain.exit_code, c.exit_code) << c.args << "\n" << plain.err;
-  if (regenerating()) {
+  if (testing::regenerating_goldens()) {
     std::ofstream(testing::source_path(golden), std::ios::binary) << plain.out;
     return;
   }

@@ -51,23 +51,6 @@ const Case kCases[] = {
     {"cost-llama3-70b", "cost --model Llama-3-70B", 0},
 };
 
-bool regenerating() {
-  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
-  return v && std::string(v) == "1";
-}
-
-void compare_or_regenerate(const fs::path& golden, const std::string& actual) {
-  if (regenerating()) {
-    fs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << actual;
-    return;
-  }
-  auto expected = testing::slurp(golden.string());
-  ASSERT_TRUE(expected) << golden << " is missing; review the output and create it with "
-                        << "HWACCEL_REGENERATE_GOLDEN=1";
-  EXPECT_EQ(*expected, actual) << "output differs from " << golden;
-}
-
 class PlanGolden : public ::testing::TestWithParam<Case> {};
 
 TEST_P(PlanGolden, OutputMatchesTheReviewedGolden) {
@@ -79,7 +62,8 @@ TEST_P(PlanGolden, OutputMatchesTheReviewedGolden) {
     auto r = testing::run_command(base + (json ? " --json" : ""));
     EXPECT_EQ(r.exit_code, c.exit_code) << c.args << "\n" << r.err;
     EXPECT_EQ(r.err, "") << c.args;
-    compare_or_regenerate(dir / (std::string(c.name) + (json ? ".json" : ".txt")), r.out);
+    testing::compare_or_regenerate(dir / (std::string(c.name) + (json ? ".json" : ".txt")), r.out,
+                                   "output");
   }
 }
 

@@ -41,15 +41,7 @@ TEST_P(PlanGoldenSvg, RooflineMatchesTheReviewedGolden) {
   ASSERT_TRUE(actual) << "no SVG written";
   fs::path golden =
       fs::path(testing::source_path("tests/golden/plans")) / (std::string(c.name) + ".svg");
-  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
-  if (v && std::string(v) == "1") {
-    std::ofstream(golden, std::ios::binary) << *actual;
-    return;
-  }
-  auto expected = testing::slurp(golden.string());
-  ASSERT_TRUE(expected) << golden << " is missing; review and create it with "
-                        << "HWACCEL_REGENERATE_GOLDEN=1";
-  EXPECT_EQ(*expected, *actual) << "SVG differs from " << golden;
+  testing::compare_or_regenerate(golden, *actual, "SVG");
 }
 
 INSTANTIATE_TEST_SUITE_P(Plans, PlanGoldenSvg, ::testing::ValuesIn(kSvgCases),

@@ -1,6 +1,9 @@
 #include "tests/support/test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -30,6 +33,24 @@ std::vector<std::string> fixture_host_names() {
     if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool regenerating_goldens() {
+  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
+  return v && std::string(v) == "1";
+}
+
+void compare_or_regenerate(const std::filesystem::path& golden, const std::string& actual,
+                           const std::string& what) {
+  if (regenerating_goldens()) {
+    std::filesystem::create_directories(golden.parent_path());
+    std::ofstream(golden, std::ios::binary) << actual;
+    return;
+  }
+  auto expected = slurp(golden.string());
+  ASSERT_TRUE(expected) << golden << " is missing; review the output and create it with "
+                        << "HWACCEL_REGENERATE_GOLDEN=1";
+  EXPECT_EQ(*expected, actual) << what << " differs from " << golden;
 }
 
 std::optional<std::string> capture_section(const std::string& text, const std::string& prefix) {

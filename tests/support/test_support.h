@@ -2,6 +2,7 @@
 // ../shared/real-captures. Tests may touch the disk; src/ may not.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,6 +20,14 @@ std::string shared_path(const std::string& relative);  // under ../shared
 // The names (stems) of fixtures/hosts/*.yaml, sorted: every test that runs
 // over all fixture hosts uses this one list.
 std::vector<std::string> fixture_host_names();
+
+// Goldens are rewritten only when HWACCEL_REGENERATE_GOLDEN=1, never by default.
+bool regenerating_goldens();
+
+// Compares `actual` with the reviewed file `golden` (a failure names `what`), or
+// rewrites the file when regenerating.
+void compare_or_regenerate(const std::filesystem::path& golden, const std::string& actual,
+                           const std::string& what);
 
 // Pulls one section out of a nvidia_gpu_exporter capture: the text under the
 // banner whose "# $ ..." line starts with `command_prefix`, up to the next banner.

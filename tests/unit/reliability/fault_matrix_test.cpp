@@ -109,11 +109,6 @@ std::string backend_fingerprint(const Detection& d, const std::string& backend,
   return render_detect_json(only);
 }
 
-bool regenerating() {
-  const char* v = std::getenv("HWACCEL_REGENERATE_GOLDEN");
-  return v && std::string(v) == "1";
-}
-
 const char* const kTableHeader =
     "| backend | host | fault | what the faulted backend reports | other backends |\n"
     "|---|---|---|---|---|\n";
@@ -199,7 +194,7 @@ TEST_P(FaultMatrix, EveryFaultIsAReasonAndTheOtherBackendsAreUnaffected) {
   }
 
   std::string doc = testing::slurp(doc_path()).value_or("");
-  if (regenerating()) {
+  if (testing::regenerating_goldens()) {
     std::ofstream(doc_path(), std::ios::binary) << with_rows(doc, subject, rows);
     return;
   }
