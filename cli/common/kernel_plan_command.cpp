@@ -38,16 +38,9 @@ int run_kernel_plan(const PlanArgs& a) {
   }
   Loaded l;
   if (int rc = load_model(a.model, a.params, l); rc != kExitOk) return rc;
-  std::string qname = a.quant.empty() ? l.spec->dtype : a.quant;
-  const plan::QuantLevel* q = plan::find_quant(qname);
-  if (!q) {
-    std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names() << "\n";
-    return kExitUsage;
-  }
-  if (!plan::kv_bytes_per_element(a.kv)) {
-    std::cerr << "error: --kv " << a.kv << ": expected fp16, fp8 or q8_0\n";
-    return kExitUsage;
-  }
+  int exit = kExitOk;
+  const plan::QuantLevel* q = requested_quant(a, l, exit);
+  if (!q) return exit;
   // The tree is read through the Host: this machine, a --root tree, or a snapshot.
   auto opened = open_host(a.host_path, a.root, a.timeout_s);
   if (opened.exit != kExitOk) return opened.exit;

@@ -70,6 +70,22 @@ Loaded load_catalogue(const std::string& file) {
   return l;
 }
 
+const plan::QuantLevel* requested_quant(const PlanArgs& a, const Loaded& l, int& exit) {
+  std::string qname = a.quant.empty() ? l.spec->dtype : a.quant;
+  const plan::QuantLevel* q = plan::find_quant(qname);
+  if (!q) {
+    std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names() << "\n";
+    exit = kExitUsage;
+    return nullptr;
+  }
+  if (!plan::kv_bytes_per_element(a.kv)) {
+    std::cerr << "error: --kv " << a.kv << ": expected fp16, fp8 or q8_0\n";
+    exit = kExitUsage;
+    return nullptr;
+  }
+  return q;
+}
+
 int load_model(const std::string& model, const std::string& params, Loaded& out) {
   if (model.empty() == params.empty()) {
     std::cerr << "error: give one of --model NAME|config.json or --params COUNT\n";
@@ -141,16 +157,9 @@ int run_plan(const PlanArgs& a) {
   Loaded l = load_catalogue(a.devices_file);
   if (l.exit != kExitOk) return l.exit;
   if (int rc = load_model(a.model, a.params, l); rc != kExitOk) return rc;
-  std::string qname = a.quant.empty() ? l.spec->dtype : a.quant;
-  const plan::QuantLevel* q = plan::find_quant(qname);
-  if (!q) {
-    std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names() << "\n";
-    return kExitUsage;
-  }
-  if (!plan::kv_bytes_per_element(a.kv)) {
-    std::cerr << "error: --kv " << a.kv << ": expected fp16, fp8 or q8_0\n";
-    return kExitUsage;
-  }
+  int exit = kExitOk;
+  const plan::QuantLevel* q = requested_quant(a, l, exit);
+  if (!q) return exit;
   if (int rc = load_devices(a, l); rc != kExitOk) return rc;
   plan::PlanRequest req;
   req.spec = *l.spec;

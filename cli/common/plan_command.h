@@ -10,6 +10,7 @@
 #include "src/plan/catalogue.h"
 #include "src/plan/devices.h"
 #include "src/plan/model_spec.h"
+#include "src/plan/quant.h"
 
 namespace hwaccel::cli {
 
@@ -56,5 +57,8 @@ struct Loaded {
 Loaded load_catalogue(const std::string& devices_file);
 int load_model(const std::string& model, const std::string& params, Loaded& out);
 int load_devices(const PlanArgs& args, Loaded& out);
+// The weight format (--quant, else the model's own dtype) after checking --kv;
+// nullptr with the error printed and `exit` set when either is unknown.
+const plan::QuantLevel* requested_quant(const PlanArgs& args, const Loaded& loaded, int& exit);
 
 }  // namespace hwaccel::cli
