@@ -8,7 +8,7 @@ namespace {
 
 // The figures are the fixtures' (each fixture's header says where they come
 // from); the presets restate the machine in spec form, not the files.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 30> kPresets = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 31> kPresets = {{
     {"amd-no-driver", R"(schema: hwsim-spec/1
 label: amd-no-driver
 hostname: ws-nodriver-01
@@ -214,6 +214,22 @@ memory: {total: 125508468 kB, available: 121737812 kB}
 accelerators: [gb10]
 drivers: {nvidia: {state: ok, version: 580.95.05}}
 dmi: {vendor: ASUSTeK COMPUTER INC., product: GX10}
+)"},
+    // Recorded, not hand-written: the Firecracker VM with one H200 (header of
+    // fixtures/hosts/h200-firecracker.yaml). The CPU is an Emerald Rapids guest (family 6
+    // model 207) that the catalogue has no uarch for: sapphire-rapids gives the same
+    // AVX-512 class. Memory, GPU figures and bus as recorded.
+    {"h200-firecracker", R"(schema: hwsim-spec/1
+label: host-1
+hostname: host-1
+kernel: 6.18.44-fc-v657-gpu
+cpu: {model: "Intel(R) Xeon(R) Processor", uarch: sapphire-rapids, sockets: 1, cores: 16, threads: 1}
+memory: {total: 131981020 kB, available: 131453812 kB}
+accelerators:
+  - {sku: h200-sxm, bus: ["0000:00:06.0"], used: 0 MiB, free: 143156 MiB}
+drivers: {nvidia: {state: ok, version: 580.159.04}}
+vm: firecracker
+env: {PATH: "/opt/torch/.venv/bin:/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/gcc/bin"}
 )"},
     {"h100-mig", R"(schema: hwsim-spec/1
 label: h100-mig

@@ -24,9 +24,12 @@ const std::vector<Sku>& skus() {
     h100.compute_cap = "9.0", h100.nvlinks = 18, h100.mig_capable = true;
     h100.driver = "550.54.15";
     v.push_back(h100);
-    Sku h200 = h100;  // [SKU] 143771 MiB; [IDS] 0x2335
+    // [SKU] 143771 MiB; [IDS] 0x2335; [CAP] subsystem 18BE, 0 used and 143158 free (613 MiB
+    // kept back, where H100 keeps 552; fixtures/hosts/h200-firecracker.yaml, recorded on an
+    // H200 with subsystem 18BF and driver 580, has 143156 free).
+    Sku h200 = h100;
     h200.id = "h200-sxm", h200.pci_device = 0x2335, h200.subsystem_device = 0x18be;
-    h200.name = "NVIDIA H200", h200.memory_mib = 143771, h200.reserved_mib = 552;
+    h200.name = "NVIDIA H200", h200.memory_mib = 143771, h200.reserved_mib = 613;
     v.push_back(h200);
     Sku a100;  // [SKU][FIX dgx-a100]: 81920 MiB, 4 used, 81050 free, cc 8.0, NV12
     a100.id = "a100-sxm4-80gb", a100.nvidia = true, a100.pci_device = 0x20b2;

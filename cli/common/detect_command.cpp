@@ -7,6 +7,7 @@
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
 #include "cli/common/output_file.h"
+#include "src/export/export_inputs.h"
 #include "src/host/live_host.h"
 #include "src/host/recording_host.h"
 #include "src/host/redaction.h"
@@ -122,6 +123,7 @@ int run_detect(const DetectArgs& args) {
   }
 
   if (recorder) {
+    read_export_inputs(*host, detection);  // so that `export --host` replays as live
     SnapshotInfo info;
     info.label = host->facts().hostname;
     info.origin = "recorded";

@@ -395,8 +395,14 @@ bool holds_addresses(const std::string& path) {
 
 void redact(Snapshot& s) {
   Redactor r(s.facts.hostname);
+  // `detect --record` labels the snapshot with the hostname: as a whole value it
+  // is replaced whatever its length (text() leaves short names such as "vm"
+  // alone, since they would also match ordinary words).
+  if (!s.facts.hostname.empty() && s.host.label == s.facts.hostname)
+    s.host.label = r.fake_hostname();
+  else
+    s.host.label = r.text(s.host.label);
   if (!s.facts.hostname.empty()) s.facts.hostname = r.fake_hostname();
-  s.host.label = r.text(s.host.label);
   std::map<std::string, FileEntry> files;
   for (auto& [original_path, original_entry] : s.files) {
     const std::string& path = original_path;

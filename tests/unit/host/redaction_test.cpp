@@ -42,6 +42,28 @@ TEST(Redaction, ReplacesIdentifiersWithStablePseudonyms) {
   EXPECT_NE(out.find("dgx-node-0425 stays"), std::string::npos) << out;
 }
 
+// A short hostname ("vm", as on the Firecracker H200 host of
+// fixtures/hosts/h200-firecracker.yaml) is not replaced inside text, where it
+// would also hit ordinary words, but the label that `detect --record` copies
+// from it is a whole value and must not keep it.
+TEST(Redaction, ShortHostnameLeavesNeitherFactsNorLabel) {
+  Snapshot s;
+  s.facts.hostname = "vm";
+  s.host.label = "vm";
+  s.files["/proc/cpuinfo"] = FileEntry::of_content("flags\t\t: vme vmx\nvm bits\n");
+  redact(s);
+  EXPECT_EQ(s.facts.hostname, "host-1");
+  EXPECT_EQ(s.host.label, "host-1");
+  EXPECT_EQ(s.files.at("/proc/cpuinfo").bytes, "flags\t\t: vme vmx\nvm bits\n");
+
+  // A label that is not the hostname stays free text, the hostname in it replaced.
+  Snapshot t;
+  t.facts.hostname = "dgx-node-042";
+  t.host.label = "rack 3 dgx-node-042";
+  redact(t);
+  EXPECT_EQ(t.host.label, "rack 3 host-1");
+}
+
 TEST(Redaction, InfinibandIdsAndCloudAssetTags) {
   Snapshot s;
   s.files["/sys/class/infiniband/mlx5_0/node_guid"] =
