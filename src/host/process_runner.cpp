@@ -423,13 +423,15 @@ ToolRun spawn_and_collect(const std::vector<std::string>& argv, const std::strin
 
 std::optional<std::string> find_executable(std::string_view name, std::string_view search_path) {
   std::optional<std::string> not_executable;
+  std::vector<std::string_view> searched;  // a PATH often names a folder twice
   std::size_t at = 0;
   while (at <= search_path.size()) {
     std::size_t colon = search_path.find(':', at);
     if (colon == std::string_view::npos) colon = search_path.size();
     std::string_view dir = search_path.substr(at, colon - at);
     at = colon + 1;
-    if (dir.empty()) continue;
+    if (dir.empty() || std::find(searched.begin(), searched.end(), dir) != searched.end()) continue;
+    searched.push_back(dir);
     std::string candidate = std::string(dir) + (dir.back() == '/' ? "" : "/") + std::string(name);
     struct stat st {};
     if (::stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "src/host/live_host.h"
+#include "src/host/memo_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/stopwatch.h"
 #include "src/probe/amd_xdna_probe.h"
@@ -131,8 +132,14 @@ void cap_warnings(ProbeResult& r) {
 
 }  // namespace
 
-Detection detect(Host& host, const DetectOptions& options) {
+Detection detect(Host& machine, const DetectOptions& options) {
   Stopwatch whole;
+  // A replayed snapshot answers every run() at once: no thread is ever needed.
+  const bool instant = dynamic_cast<SnapshotHost*>(&machine) != nullptr;
+  const bool live = dynamic_cast<LiveHost*>(&machine) != nullptr;
+  // Backends ask the same questions (the PCI bus, /proc/cpuinfo): each file is
+  // read from the machine once per detection.
+  MemoHost host(machine);
   auto probes = all_probes();
   std::vector<const Probe*> selected;
   for (const auto& p : probes) {
@@ -153,9 +160,6 @@ Detection detect(Host& host, const DetectOptions& options) {
     ProbeResult result;
     double milliseconds;
   };
-  // A replayed snapshot answers every run() at once: no thread is ever needed.
-  const bool instant = dynamic_cast<SnapshotHost*>(&host) != nullptr;
-  const bool live = dynamic_cast<LiveHost*>(&host) != nullptr;
   std::vector<std::optional<Timed>> done(selected.size());
   std::vector<std::future<Timed>> threaded(selected.size());
   // A backend left out of the build is not run but keeps its line.

@@ -1,0 +1,32 @@
+#include "src/host/memo_host.h"
+
+namespace hwaccel {
+
+template <typename T, typename Ask>
+Result<T> MemoHost::remembered(Memo<T>& memo, std::string_view key, Ask ask) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  Result<T> answer = ask();
+  std::lock_guard lock(mutex_);
+  return memo.try_emplace(std::string(key), std::move(answer)).first->second;
+}
+
+Result<std::string> MemoHost::read(std::string_view path) {
+  return remembered(reads_, path, [&] { return inner_.read(path); });
+}
+
+Result<std::vector<std::string>> MemoHost::list(std::string_view dir) {
+  return remembered(lists_, dir, [&] { return inner_.list(dir); });
+}
+
+Result<std::string> MemoHost::readlink(std::string_view path) {
+  return remembered(links_, path, [&] { return inner_.readlink(path); });
+}
+
+Result<FileKind> MemoHost::stat(std::string_view path) {
+  return remembered(stats_, path, [&] { return inner_.stat(path); });
+}
+
+}  // namespace hwaccel

@@ -1,0 +1,52 @@
+// MemoHost: one detection's view of the machine. Each file, directory listing,
+// link and stat is asked of the inner host once and then answered from memory.
+// Eight backends walk the PCI bus and two read /proc/cpuinfo (300 KB, slow to
+// generate on a big server); through a MemoHost that is one walk and one read,
+// and every backend sees the same answer. Tool runs, the environment, the
+// facts and the clock pass straight through. Safe to share between threads.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/host/host.h"
+
+namespace hwaccel {
+
+class MemoHost : public Host {
+ public:
+  explicit MemoHost(Host& inner) : inner_(inner) {}
+
+  Result<std::string> read(std::string_view path) override;
+  Result<std::vector<std::string>> list(std::string_view dir) override;
+  Result<std::string> readlink(std::string_view path) override;
+  Result<FileKind> stat(std::string_view path) override;
+  ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override {
+    return inner_.run(argv, timeout);
+  }
+  std::optional<std::string> env(std::string_view name) override { return inner_.env(name); }
+  const Facts& facts() override { return inner_.facts(); }
+  std::string now() override { return inner_.now(); }
+
+ private:
+  template <typename T>
+  using Memo = std::map<std::string, Result<T>, std::less<>>;
+
+  // The remembered answer for `key`, asking `ask` the first time. The lock is
+  // not held while asking: two threads may ask at once, and the first answer
+  // stored is the one both keep from then on.
+  template <typename T, typename Ask>
+  Result<T> remembered(Memo<T>& memo, std::string_view key, Ask ask);
+
+  Host& inner_;
+  std::mutex mutex_;
+  Memo<std::string> reads_;
+  Memo<std::vector<std::string>> lists_;
+  Memo<std::string> links_;
+  Memo<FileKind> stats_;
+};
+
+}  // namespace hwaccel
