@@ -1,7 +1,12 @@
 // hwaccel: what accelerators this machine has, and which are usable.
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "src/report/schemas.h"
 
@@ -16,52 +21,138 @@
 #include "cli/common/plan_command.h"
 #include "cli/common/train_command.h"
 
+namespace {
+
+using namespace hwaccel::cli;
+
+using Runner = std::function<int()>;
+struct Added {
+  CLI::App* command;
+  Runner run;
+};
+
+// One subcommand: its name, and what adds it (with its flags) to the app and
+// runs it once parsed.
+struct Command {
+  std::string_view name;
+  std::function<Added(CLI::App&)> add;
+};
+
+// Adds subcommand NAME whose flags go to an Args set by `add_flags`, run by
+// `run`.
+template <typename Args, typename AddFlags, typename Run>
+Added simple(CLI::App& app, const char* name, const char* description, AddFlags add_flags,
+             Run run) {
+  auto args = std::make_shared<Args>();
+  CLI::App* command = app.add_subcommand(name, description);
+  add_flags(*command, *args);
+  return {command, [args, run] { return run(*args); }};
+}
+
+int run_schema(const std::string& schema_name) {
+  // Accept the document's own name too: hwaccel-detect/1.
+  std::string name = schema_name;
+  for (char& c : name)
+    if (c == '/') c = '-';
+  auto text = hwaccel::schema_text(name);
+  if (text.empty()) {
+    std::cerr << "error: no schema \"" << schema_name << "\"; known:";
+    for (const auto& n : hwaccel::schema_names()) std::cerr << " " << n;
+    std::cerr << "\n";
+    return kExitUsage;
+  }
+  std::cout << text;
+  return kExitOk;
+}
+
+std::vector<Command> commands() {
+  return {
+      {"detect",
+       [](CLI::App& app) {
+         return simple<DetectArgs>(app, "detect",
+                                   "Every backend a line (ready, or why not), then every device",
+                                   add_detect_flags, run_detect);
+       }},
+      {"devices",
+       [](CLI::App& app) {
+         return simple<DevicesArgs>(app, "devices",
+                                    "The detection block, the memory reserve "
+                                    "and the device a program would get",
+                                    add_devices_flags, run_devices);
+       }},
+      {"select",
+       [](CLI::App& app) {
+         return simple<DevicesArgs>(app, "select",
+                                    "The device for a request (default: the "
+                                    "best ready accelerator, else the CPU)",
+                                    add_select_flags, run_select);
+       }},
+      {"plan",
+       [](CLI::App& app) {
+         return simple<PlanArgs>(app, "plan",
+                                 "What a model needs, whether it fits, how to split it, how fast",
+                                 add_plan_flags, run_plan);
+       }},
+      {"train",
+       [](CLI::App& app) {
+         return simple<TrainArgs>(app, "train",
+                                  "Memory per device for fine-tuning (full, LoRA, QLoRA, ...)",
+                                  add_train_flags, run_train);
+       }},
+      {"cost",
+       [](CLI::App& app) {
+         return simple<CostArgs>(app, "cost", "The cheapest cloud instances a model fits on",
+                                 add_cost_flags, run_cost);
+       }},
+      {"io",
+       [](CLI::App& app) {
+         return simple<IoArgs>(app, "io",
+                               "How long reading a data set takes from this "
+                               "host's storage, and what that assumes",
+                               add_io_flags, run_io);
+       }},
+      {"schema",
+       [](CLI::App& app) {
+         auto schema_name = std::make_shared<std::string>();
+         CLI::App* command =
+             app.add_subcommand("schema", "Print the JSON Schema of an output document");
+         command
+             ->add_option("name", *schema_name,
+                          "hwaccel-detect-1, hwaccel-devices-1, hwaccel-select-1 or "
+                          "hwaccel-summary-1")
+             ->required();
+         return Added{command, [schema_name] { return run_schema(*schema_name); }};
+       }},
+      {"export",
+       [](CLI::App& app) {
+         auto args = std::make_shared<ExportArgs>();
+         CLI::App* command = add_export_command(app, *args);
+         return Added{command, [args] { return run_export(*args); }};
+       }},
+  };
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace hwaccel::cli;
-  CLI::App app{"hwaccel: find every AI accelerator on this machine and say whether it is usable"};
+  CLI::App app{
+      "hwaccel: find every AI accelerator on this machine and say "
+      "whether it is usable"};
   app.set_version_flag("--version", std::string("hwaccel ") + HWACCEL_VERSION);
   app.require_subcommand(1);
 
-  DetectArgs detect_args;
-  auto* detect =
-      app.add_subcommand("detect", "Every backend a line (ready, or why not), then every device");
-  add_detect_flags(*detect, detect_args);
-
-  DevicesArgs devices_args;
-  auto* devices = app.add_subcommand(
-      "devices", "The detection block, the memory reserve and the device a program would get");
-  add_devices_flags(*devices, devices_args);
-
-  DevicesArgs select_args;
-  auto* select = app.add_subcommand(
-      "select", "The device for a request (default: the best ready accelerator, else the CPU)");
-  add_select_flags(*select, select_args);
-
-  PlanArgs plan_args;
-  auto* plan =
-      app.add_subcommand("plan", "What a model needs, whether it fits, how to split it, how fast");
-  add_plan_flags(*plan, plan_args);
-  TrainArgs train_args;
-  auto* train =
-      app.add_subcommand("train", "Memory per device for fine-tuning (full, LoRA, QLoRA, ...)");
-  add_train_flags(*train, train_args);
-  CostArgs cost_args;
-  auto* cost = app.add_subcommand("cost", "The cheapest cloud instances a model fits on");
-  add_cost_flags(*cost, cost_args);
-  IoArgs io_args;
-  auto* io = app.add_subcommand(
-      "io", "How long reading a data set takes from this host's storage, and what that assumes");
-  add_io_flags(*io, io_args);
-
-  std::string schema_name;
-  auto* schema = app.add_subcommand("schema", "Print the JSON Schema of an output document");
-  schema
-      ->add_option("name", schema_name,
-                   "hwaccel-detect-1, hwaccel-devices-1, hwaccel-select-1 or hwaccel-summary-1")
-      ->required();
-
-  ExportArgs export_args;
-  auto* exports = add_export_command(app, export_args);
+  // When the first argument names a subcommand, only that one is built: all of
+  // them (about 200 options) were a fifth of the start-up of `hwaccel detect`,
+  // which runs at every job start (docs/performance.md). Anything else (no
+  // argument, --help, a typo, the man page and completions) sees them all.
+  const auto table = commands();
+  const Command* asked = nullptr;
+  if (argc > 1)
+    for (const auto& c : table)
+      if (c.name == argv[1]) asked = &c;
+  std::vector<Added> added;
+  for (const auto& c : table)
+    if (asked == nullptr || asked == &c) added.push_back(c.add(app));
 
   if (int code = 0; handle_generators(app, "hwaccel", argc, argv, code)) return code;
   try {
@@ -71,29 +162,8 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   return run_guarded([&]() -> int {
-    if (detect->parsed()) return run_detect(detect_args);
-    if (devices->parsed()) return run_devices(devices_args);
-    if (select->parsed()) return run_select(select_args);
-    if (plan->parsed()) return run_plan(plan_args);
-    if (train->parsed()) return run_train(train_args);
-    if (cost->parsed()) return run_cost(cost_args);
-    if (io->parsed()) return run_io(io_args);
-    if (exports->parsed()) return run_export(export_args);
-    if (schema->parsed()) {
-      // Accept the document's own name too: hwaccel-detect/1.
-      std::string name = schema_name;
-      for (char& c : name)
-        if (c == '/') c = '-';
-      auto text = hwaccel::schema_text(name);
-      if (text.empty()) {
-        std::cerr << "error: no schema \"" << schema_name << "\"; known:";
-        for (const auto& n : hwaccel::schema_names()) std::cerr << " " << n;
-        std::cerr << "\n";
-        return kExitUsage;
-      }
-      std::cout << text;
-      return kExitOk;
-    }
+    for (const auto& a : added)
+      if (a.command->parsed()) return a.run();
     return kExitUsage;
   });
 }
