@@ -1,6 +1,7 @@
 #include "src/probe/cuda_probe.h"
 
 #include <algorithm>
+#include <future>
 #include <optional>
 #include <set>
 
@@ -283,8 +284,7 @@ int next_index(const std::vector<Entry>& entries) {
   return next;
 }
 
-void add_mig_instances(Host& host, ProbeResult& result) {
-  ToolRun run = host.run(cuda_list_argv());
+void add_mig_instances(const ToolRun& run, ProbeResult& result) {
   if (!run.ok()) {
     result.warnings.push_back(cuda_warning("nvidia-smi -L failed (" +
                                            reason_text_of(reason_for_outcome(run)) +
@@ -342,8 +342,7 @@ void add_mig_instances(Host& host, ProbeResult& result) {
 
 // ---- Topology: nvidia-smi topo -m -------------------------------------------
 
-void add_topology(Host& host, ProbeResult& result) {
-  ToolRun run = host.run(cuda_topology_argv());
+void add_topology(const ToolRun& run, ProbeResult& result) {
   if (!run.ok()) {
     result.warnings.push_back(cuda_warning("nvidia-smi topo -m failed (" +
                                            reason_text_of(reason_for_outcome(run)) +
@@ -398,8 +397,7 @@ std::optional<int> driver_major(const std::vector<Entry>& entries) {
   return std::nullopt;
 }
 
-void read_addressing_mode(Host& host, ProbeResult& result) {
-  ToolRun run = host.run(cuda_addressing_mode_argv());
+void read_addressing_mode(const ToolRun& run, ProbeResult& result) {
   if (!run.ok()) {
     result.warnings.push_back(cuda_warning("nvidia-smi could not report addressing_mode (" +
                                            reason_text_of(reason_for_outcome(run)) +
@@ -590,10 +588,25 @@ ProbeResult CudaProbe::run(Host& host) const {
         " row(s) for GPUs it had already listed (same bus id or UUID); kept the first of each"));
   const std::size_t whole_gpus = result.entries.size();
 
-  if (whole_gpus > 1) add_topology(host, result);
-  add_mig_instances(host, result);  // after topology: slices inherit the affinity
-  if (any_own_memory && driver_major(result.entries).value_or(0) >= kAddressingModeDriver)
-    read_addressing_mode(host, result);
+  // The follow-up questions do not depend on each other, so their nvidia-smi
+  // runs start together: each pays NVML's start-up (23 ms on an H200, more
+  // with 8 GPUs), and one after the other they were two thirds of a detection
+  // on a real H200 (docs/performance.md). Their answers are applied in a fixed
+  // order, so the result does not depend on which run ends first.
+  const bool ask_topology = whole_gpus > 1;
+  const bool ask_addressing =
+      any_own_memory && driver_major(result.entries).value_or(0) >= kAddressingModeDriver;
+  auto run_on_a_thread = [&host](std::vector<std::string> argv) {
+    return std::async(std::launch::async,
+                      [&host, argv = std::move(argv)] { return host.run(argv); });
+  };
+  std::future<ToolRun> topology, addressing;
+  if (ask_topology) topology = run_on_a_thread(cuda_topology_argv());
+  if (ask_addressing) addressing = run_on_a_thread(cuda_addressing_mode_argv());
+  const ToolRun list = host.run(cuda_list_argv());
+  if (ask_topology) add_topology(topology.get(), result);
+  add_mig_instances(list, result);  // after topology: slices inherit the affinity
+  if (ask_addressing) read_addressing_mode(addressing.get(), result);
 
   // GPUs on the bus that nvidia-smi did not list: fallen off, or bound elsewhere.
   // The driver's own folder for a GPU says it holds it even where sysfs shows

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -103,7 +104,12 @@ Result<FileKind> FakeHost::stat(std::string_view path) {
 }
 
 ToolRun FakeHost::run(const std::vector<std::string>& argv, Timeout) {
-  runs.push_back(argv);
+  {
+    // Probes may run tools from several threads at once (the CUDA follow-ups).
+    static std::mutex runs_mutex;
+    std::lock_guard lock(runs_mutex);
+    runs.push_back(argv);
+  }
   if (auto t = tools.find(argv); t != tools.end()) return t->second;
   ToolRun missing;
   missing.outcome = ToolOutcome::not_found;
