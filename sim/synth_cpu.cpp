@@ -7,7 +7,16 @@
 namespace hwaccel::sim::detail {
 namespace {
 
-std::string x86_cpuinfo(const CpuSpec& cpu, const Uarch& u) {
+// A guest's flags: the kernel sets "hypervisor" (CPUID leaf 1, ECX bit 31) in every
+// VM, right after rdrand in its bit order (as the recorded Firecracker guests show).
+std::string guest_flags(std::string flags) {
+  if ((" " + flags + " ").find(" hypervisor ") != std::string::npos) return flags;
+  const auto rdrand = (" " + flags + " ").find(" rdrand ");
+  if (rdrand == std::string::npos) return flags + " hypervisor";
+  return flags.insert(rdrand + 6, " hypervisor");
+}
+
+std::string x86_cpuinfo(const CpuSpec& cpu, const Uarch& u, bool guest) {
   const int per_socket = cpu.cores;
   const int logical = cpu.logical_cpus();
   char mhz[32], bogo[32];
@@ -16,6 +25,7 @@ std::string x86_cpuinfo(const CpuSpec& cpu, const Uarch& u) {
   const bool intel = u.vendor_id == "GenuineIntel";
   std::string out;
   out.reserve(std::size_t(logical) * (u.flags.size() + 700));
+  const std::string flags = guest ? guest_flags(std::string(u.flags)) : std::string(u.flags);
   for (int l = 0; l < logical; ++l) {
     const int thread = l / (cpu.sockets * per_socket);
     const int socket = (l % (cpu.sockets * per_socket)) / per_socket;
@@ -39,7 +49,7 @@ std::string x86_cpuinfo(const CpuSpec& cpu, const Uarch& u) {
     out += "fpu\t\t: yes\nfpu_exception\t: yes\n";
     out += std::string("cpuid level\t: ") + (intel ? "32" : "16") + "\n";
     out += "wp\t\t: yes\n";
-    out += "flags\t\t: " + std::string(u.flags) + "\n";
+    out += "flags\t\t: " + flags + "\n";
     out += std::string("bugs\t\t: ") +
            (intel ? "spectre_v1 spectre_v2 spec_store_bypass swapgs eibrs_pbrsb"
                   : "sysret_ss_attrs spectre_v1 spectre_v2 spec_store_bypass srso") +
@@ -131,8 +141,8 @@ void add_cpu_and_memory(const Plan& plan, Snapshot& s) {
   const HostSpec& spec = *plan.spec;
   const Uarch* u = find_uarch(spec.cpu.uarch);
   if (u)
-    s.files["/proc/cpuinfo"] =
-        FileEntry::of_content(u->arm ? arm_cpuinfo(spec.cpu, *u) : x86_cpuinfo(spec.cpu, *u));
+    s.files["/proc/cpuinfo"] = FileEntry::of_content(
+        u->arm ? arm_cpuinfo(spec.cpu, *u) : x86_cpuinfo(spec.cpu, *u, !spec.vm.empty()));
   s.files["/proc/meminfo"] = FileEntry::of_content(meminfo(spec.memory));
 }
 

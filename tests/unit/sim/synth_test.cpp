@@ -204,5 +204,25 @@ TEST(Synth, IsDeterministicAndDependsOnTheSeed) {
   EXPECT_EQ(write_snapshot(reread), a);
 }
 
+// `vm:` makes the CPU a guest's: the kernel's "hypervisor" flag after rdrand, as in
+// the recorded Firecracker guests (fixtures/hosts/h200-firecracker.yaml), so the
+// synthesis says "VM" like the recording; without `vm:` the host stays bare metal.
+TEST(Synth, AVmSpecGivesTheGuestsHypervisorFlag) {
+  const std::string cpu =
+      "schema: hwsim-spec/1\ncpu: {model: \"Intel(R) Xeon(R) Processor\", uarch: "
+      "sapphire-rapids, sockets: 1, cores: 4, threads: 1}\n";
+  Snapshot guest = synthesize(spec_of(cpu + "vm: firecracker\n"));
+  const std::string& flags = guest.files.at("/proc/cpuinfo").bytes;
+  EXPECT_NE(flags.find(" rdrand hypervisor "), std::string::npos) << flags.substr(0, 2000);
+  SnapshotHost guest_host(guest);
+  const Detection guest_detection = detect(guest_host);
+  EXPECT_EQ(guest_detection.system.environment.virtual_machine, std::optional<bool>(true));
+
+  Snapshot metal = synthesize(spec_of(cpu));
+  EXPECT_EQ(metal.files.at("/proc/cpuinfo").bytes.find("hypervisor"), std::string::npos);
+  SnapshotHost metal_host(metal);
+  EXPECT_EQ(detect(metal_host).system.environment.virtual_machine, std::optional<bool>(false));
+}
+
 }  // namespace
 }  // namespace hwaccel::sim
