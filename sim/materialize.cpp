@@ -24,8 +24,9 @@ std::string env_quote(const std::string& value) {
 
 class Planner {
  public:
-  Planner(const Snapshot& s, TreePlan& plan, const std::set<std::string>& shim_missing)
-      : s_(s), plan_(plan), shim_missing_(shim_missing) {}
+  Planner(const Snapshot& s, TreePlan& plan, const std::set<std::string>& shim_missing,
+          const std::string& sleep_program)
+      : s_(s), plan_(plan), shim_missing_(shim_missing), sleep_(sleep_program) {}
 
   void dir(const std::string& path) { put({PlannedEntry::Kind::dir, path, "", "", 0755}); }
 
@@ -97,8 +98,8 @@ class Planner {
     for (const auto& [path, runs] : by_path) {
       unsigned mode = shim_mode(runs);
       if (mode == 0) continue;
-      put({PlannedEntry::Kind::file, path, shim_script(path, runs, root + kMetaDir + "/tools"), "",
-           mode});
+      put({PlannedEntry::Kind::file, path,
+           shim_script(path, runs, root + kMetaDir + "/tools", sleep_), "", mode});
       special(path, "tool shim (run by absolute path)");
     }
     for (const auto& [name, runs] : by_name) {
@@ -110,7 +111,7 @@ class Planner {
       }
       if (mode == 0) continue;
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
-           shim_script(name, runs, "../tools"), "", mode});
+           shim_script(name, runs, "../tools", sleep_), "", mode});
     }
     std::string env_lines, env_sh;
     for (const auto& [k, v] : s_.env) env_lines += k + "=" + v + "\n";
@@ -214,6 +215,7 @@ class Planner {
   const Snapshot& s_;
   TreePlan& plan_;
   const std::set<std::string>& shim_missing_;
+  const std::string& sleep_;
   std::map<std::string, std::size_t> by_path_;  // real path -> index in plan_.entries
   std::map<std::string, std::string> special_;
 };
@@ -268,9 +270,10 @@ std::set<std::string> tools_recorded_missing(const Snapshot& snapshot) {
 }
 
 TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
-                          const std::set<std::string>& shim_missing) {
+                          const std::set<std::string>& shim_missing,
+                          const std::string& sleep_program) {
   TreePlan plan;
-  Planner planner(snapshot, plan, shim_missing);
+  Planner planner(snapshot, plan, shim_missing, sleep_program);
   // The three trees `hwsim run` mounts exist even when the snapshot has nothing there.
   for (const char* top : {"/sys", "/proc", "/dev"}) planner.dir(top);
   planner.files();

@@ -27,8 +27,11 @@ inline constexpr const char* kShimDir = "/.hwsim/bin";
 // except those named in `shim_missing`: tools this machine has on the simulated
 // PATH, which would otherwise run for real; their shim answers as the shell does
 // for a missing command (exit 127, "NAME: not found" on stderr).
+// `sleep_program` non-empty: the shims wait each run's recorded ms with it before
+// answering (`--latency`, sim/shim_script.h); "" answers at once.
 TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
-                          const std::set<std::string>& shim_missing = {});
+                          const std::set<std::string>& shim_missing = {},
+                          const std::string& sleep_program = "");
 
 // Tools by name whose every recorded run is not-found.
 std::set<std::string> tools_recorded_missing(const Snapshot& snapshot);

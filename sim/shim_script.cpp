@@ -5,9 +5,13 @@
 namespace hwaccel::sim {
 namespace {
 
-std::string answer(const std::string& name, const ShimRun& r) {
+std::string answer(const std::string& name, const ShimRun& r, const std::string& sleep_program) {
   const ToolRun& run = r.tool->run;
   std::string body;
+  // The recorded wall time first: the real tool printed its output at the end too
+  // (a recorded hang needs no wait of its own).
+  if (!sleep_program.empty() && run.ms > 0 && run.outcome != ToolOutcome::timeout)
+    body += "  " + shell_quote(sleep_program) + " " + sleep_seconds(run.ms) + "\n";
   if (!run.out.empty()) body += "  cat \"$data/" + r.data_id + ".out\"\n";
   if (!run.err.empty()) body += "  cat \"$data/" + r.data_id + ".err\" >&2\n";
   switch (run.outcome) {
@@ -36,8 +40,13 @@ std::string answer(const std::string& name, const ShimRun& r) {
 
 }  // namespace
 
+std::string sleep_seconds(std::int64_t ms) {
+  std::string frac = std::to_string(ms % 1000);
+  return std::to_string(ms / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
+}
+
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
-                        const std::string& data_dir) {
+                        const std::string& data_dir, const std::string& sleep_program) {
   std::string s = "#!/bin/sh\n";
   s += "# hwsim shim for " + name + ": answers the " + std::to_string(runs.size()) +
        " run(s) recorded in the snapshot, byte for byte, and nothing else.\n";
@@ -54,7 +63,7 @@ std::string shim_script(const std::string& name, const std::vector<ShimRun>& run
     for (std::size_t i = 1; i < argv.size(); ++i)
       s += " && [ \"$" + (i < 10 ? std::to_string(i) : "{" + std::to_string(i) + "}") +
            "\" = " + shell_quote(argv[i]) + " ]";
-    s += "; then\n" + answer(name, r) + "fi\n";
+    s += "; then\n" + answer(name, r, sleep_program) + "fi\n";
   }
   // Anything else: say which argv was asked for, quoted so that it can be pasted.
   s += "printf 'hwsim shim: no recorded run: %s' " + shell_quote(name) + " >&2\n";

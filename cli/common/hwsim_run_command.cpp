@@ -23,6 +23,7 @@ struct RunArgs {
   bool no_namespace = false;
   bool verbose = false;
   bool keep = false;
+  bool latency = false;  // shims wait each run's recorded ms
 };
 
 namespace {
@@ -68,6 +69,25 @@ void say_unrecorded_leaks(const Snapshot& s) {
                    "this machine's\n";
   }
 }
+// --latency: the shims wait with this machine's `sleep` (by absolute path: the
+// snapshot's PATH need not lead to it). "" and a message when there is none.
+std::string latency_sleep(const Snapshot& s, const char* who) {
+  LiveHost live;
+  std::string search = live.env("PATH").value_or("");
+  search += (search.empty() ? "" : ":") + std::string(kDefaultSearchPath);
+  auto sleep = find_executable("sleep", search);
+  if (!sleep) {
+    std::cerr << "error: " << who << " --latency: no `sleep` program on this machine (searched "
+              << search << ")\n";
+    return "";
+  }
+  bool any = false;
+  for (const auto& [argv, tool] : s.tools) any = any || tool.run.ms > 0;
+  if (!any)
+    std::cerr << who << ": --latency: the snapshot records no tool wall times (ms > 0): "
+              << "the shims answer at once\n";
+  return *sleep;
+}
 }  // namespace
 
 MaterializeCommand add_materialize_command(CLI::App& app) {
@@ -76,6 +96,8 @@ MaterializeCommand add_materialize_command(CLI::App& app) {
                                  "Write a snapshot as a tree laid out like / plus tool shims");
   cmd->add_option("file", args->host_path, "The snapshot")->required();
   cmd->add_option("dir", args->dir, "Where to write it (missing or empty)")->required();
+  cmd->add_flag("--latency", args->latency,
+                "Shims wait each run's recorded wall time (ms) before answering");
   return {cmd, args};
 }
 
@@ -89,7 +111,10 @@ int MaterializeCommand::run() const {
     return kExitCannotWrite;
   }
   std::string root = absolute(args->dir, cwd);
-  TreePlan plan = sim::plan_materialize(*snapshot, root);
+  std::string sleep;
+  if (args->latency && (sleep = latency_sleep(*snapshot, "hwsim materialize")).empty())
+    return kExitUsage;
+  TreePlan plan = sim::plan_materialize(*snapshot, root, {}, sleep);
   if (auto why = write_tree(plan, root); !why.empty()) {
     std::cerr << "error: " << why << "\n";
     return kExitCannotWrite;
@@ -111,12 +136,17 @@ RunCommand add_run_command(CLI::App& app) {
                 "Do not mount anything (only shims and environment); says what is not covered");
   cmd->add_flag("-v,--verbose", args->verbose, "Also say what was covered");
   cmd->add_flag("--keep", args->keep, "Keep the materialized tree and print where it is");
+  cmd->add_flag("--latency", args->latency,
+                "Shims wait each run's recorded wall time (ms) before answering, so CMD "
+                "sees the recorded host's tool latencies (default: at once)");
   return {cmd, args};
 }
 
 int RunCommand::run() const {
   auto snapshot = load(args->host_path);
   if (!snapshot) return kExitBadInput;
+  std::string sleep;
+  if (args->latency && (sleep = latency_sleep(*snapshot, "hwsim run")).empty()) return kExitUsage;
   std::string error;
   std::string root = make_private_temp_dir("hwsim-run-", error);
   if (root.empty()) {
@@ -126,7 +156,7 @@ int RunCommand::run() const {
   const auto shim_env = sim::run_environment(*snapshot, "");
   const auto real_path = shim_env.at("PATH").substr(1);  // without the (empty) shim folder
   const auto hide = real_tools_to_hide(*snapshot, real_path);
-  TreePlan plan = sim::plan_materialize(*snapshot, root, hide);
+  TreePlan plan = sim::plan_materialize(*snapshot, root, hide, sleep);
   if (auto why = write_tree(plan, root); !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);

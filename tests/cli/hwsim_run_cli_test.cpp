@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "src/host/sandbox_runner.h"
 #include "tests/cli/cli_test_util.h"
@@ -332,6 +335,35 @@ TEST(HwsimImport, HwlocTarballWithAToolOutput) {
   EXPECT_EQ(bad.exit_code, 4);
   EXPECT_NE(bad.err.find("--tool 'nvidia-smi -L': expected ARGV=FILE"), std::string::npos)
       << bad.err;
+  fs::remove_all(dir);
+}
+
+// --latency: a run recorded at 200 ms takes at least that long through the shim
+// (a lower bound only: a slow machine adds, it never takes away). No namespace is
+// needed for the shims, so this runs everywhere.
+TEST(HwsimRun, LatencyMakesAShimTakeTheRecordedTime) {
+  const std::string dir = make_temp_dir();
+  write_text(dir + "/host.yaml",
+             "schema: hwaccel-snapshot/1\nhost: {label: t, origin: hand-written}\n"
+             "facts: {os: linux, arch: x86_64, kernel: \"6.8.0\", page_size: 4096, cpus: 2, "
+             "hostname: t}\nenv: {PATH: \"/usr/bin:/bin\"}\nfiles: {}\n"
+             "tools:\n  - argv: [slow-smi, \"-L\"]\n    stdout: \"GPU 0\\n\"\n    ms: 200\n");
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run_command(bin("hwsim") + " run --no-namespace --latency " + dir +
+                       "/host.yaml -- slow-smi -L");
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "GPU 0\n");
+  EXPECT_GE(took, std::chrono::milliseconds(200));
+
+  // materialize --latency writes the same wait into the shim.
+  auto m =
+      run_command(bin("hwsim") + " materialize --latency " + dir + "/host.yaml " + dir + "/tree");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  std::ifstream in(dir + "/tree/.hwsim/bin/slow-smi");
+  std::stringstream shim;
+  shim << in.rdbuf();
+  EXPECT_NE(shim.str().find("sleep 0.200\n"), std::string::npos) << shim.str();
   fs::remove_all(dir);
 }
 
