@@ -12,6 +12,7 @@ Run through ci/bench (it builds an optimised tree and installs the peers).
 """
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -108,6 +109,98 @@ def vulkan_envs(prefix, base_env, empty_bin, tmp):
     return no_driver, llvmpipe
 
 
+def recorded_tool_ms(path):
+    """(argv words, ms) of each tool run a snapshot records with `ms`. A line
+    reader for the recorder's layout (`  - argv: [...]` then `    ms: N`), enough
+    for the fixtures; runs without `ms` are left out."""
+    runs, argv = [], None
+    in_tools = False
+    with open(path) as f:
+        for line in f:
+            if line.startswith("tools:"):
+                in_tools = True
+                continue
+            if in_tools and line[:1] not in (" ", "\n", "#"):
+                in_tools = False
+            if not in_tools:
+                continue
+            if line.startswith("  - argv: ["):
+                inner = line.split("[", 1)[1].rsplit("]", 1)[0]
+                argv = [q if q or not b else b for q, b in
+                        re.findall(r'"((?:[^"\\]|\\.)*)"|([^,\s"]+)', inner)]
+            elif line.startswith("    ms:") and argv:
+                try:
+                    runs.append((argv, int(line.split(":", 1)[1].split("#")[0])))
+                except ValueError:
+                    pass
+    return runs
+
+
+def latency_host(explicit):
+    """The snapshot for the recorded-latency scenario: --latency-host, else the
+    real H200 recording, else the first fixture with a timed nvidia-smi run, else
+    the first with any timed run."""
+    if explicit:
+        return explicit
+    h200 = "fixtures/hosts/h200-firecracker.yaml"
+    if os.path.exists(h200):
+        return h200
+    timed = [(f, recorded_tool_ms(os.path.join("fixtures/hosts", f)))
+             for f in sorted(os.listdir("fixtures/hosts")) if f.endswith(".yaml")]
+    for wanted in ("nvidia-smi", None):
+        for f, runs in timed:
+            if any(ms > 0 and wanted in (None, a[0]) for a, ms in runs):
+                return os.path.join("fixtures/hosts", f)
+    return None
+
+
+def recorded_latency_section(hwsim, hwaccel, others, host, base_env, runs):
+    """`hwaccel detect` under `hwsim run --latency`: every tool answers after the
+    wall time recorded on the real host, so what the detector does with its tool
+    runs (serial or together) shows as it would there. Next to it: the same with
+    instant shims (hwsim's own cost) and the recorded nvidia-smi times alone."""
+    print("\n## Detect on a simulated host with its recorded tool latencies\n")
+    if not host:
+        print("skipped: no snapshot with a recorded tool wall time (ms) "
+              "(give one with --latency-host)")
+        return
+    probe = subprocess.run([hwsim, "run", host, "--", "/bin/true"], env=base_env,
+                           capture_output=True, text=True)
+    if probe.returncode != 0 or "no private mount namespace" in probe.stderr:
+        why = [l for l in probe.stderr.splitlines() if "namespace" in l] or \
+              [f"exit {probe.returncode}"]
+        print(f"skipped: `hwsim run` cannot simulate the host here: {why[0]}")
+        return
+    timed = recorded_tool_ms(host)
+    smi = [(a, ms) for a, ms in timed if a[0] == "nvidia-smi"]
+    query = [ms for a, ms in smi if any(w.startswith("--query-gpu=index,") for w in a)]
+    follow = [ms for a, ms in smi if not any(w.startswith("--query-gpu=index,") for w in a)]
+    print(f"host: {host}; recorded runs: "
+          + ", ".join(f"`{' '.join(a)[:48]}` {ms} ms" for a, ms in timed) + "\n")
+    print("| scenario | median | min | max | RSS MiB | |")
+    print("|---|---|---|---|---|---|")
+    print(f"| tool latency alone, serial (sum of the recorded ms) | "
+          f"{sum(ms for _, ms in timed):.2f} | – | – | – | recorded |")
+    if smi:
+        serial = sum(ms for _, ms in smi)
+        print(f"| nvidia-smi latency alone, serial (sum of the recorded ms) | {serial:.2f} "
+              f"| – | – | – | recorded |")
+        if query:
+            together = query[0] + max(follow, default=0)
+            print(f"| nvidia-smi latency alone, follow-ups together (query + longest "
+                  f"follow-up) | {together:.2f} | – | – | – | recorded |")
+    instant = measure("hwsim run (instant shims) -- hwaccel detect",
+                      [hwsim, "run", host, "--", hwaccel, "detect"], base_env, runs)
+    print(row(instant))
+    for label, binary in [("hwaccel", hwaccel)] + others:
+        r = measure(f"hwsim run --latency -- {label} detect (simulated host, recorded latencies)",
+                    [hwsim, "run", "--latency", host, "--", binary, "detect"], base_env, runs)
+        extra = ""
+        if "median" in r and "median" in instant:
+            extra = f"+{r['median'] - instant['median']:.1f} ms over instant shims"
+        print(row(r).rsplit("|", 2)[0] + f"| {extra} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build-bench", help="folder with hwaccel and hwsim")
@@ -117,6 +210,12 @@ def main():
                     help="folder with vulkan-tools, libvulkan1 and mesa-vulkan-drivers unpacked "
                          "by dpkg -x (default: $HWACCEL_BENCH_VULKAN_PREFIX); without it the "
                          "Vulkan states use a vulkaninfo on PATH, if any")
+    ap.add_argument("--latency-host", default="",
+                    help="snapshot for the recorded-latency scenario (default: "
+                         "fixtures/hosts/h200-firecracker.yaml, else a fixture with timed "
+                         "nvidia-smi runs)")
+    ap.add_argument("--compare-hwaccel", action="append", default=[], metavar="LABEL=PATH",
+                    help="also run this hwaccel binary in the recorded-latency scenario")
     args = ap.parse_args()
     runs = 3 if args.quick else args.runs
     hwaccel = os.path.abspath(os.path.join(args.build, "hwaccel"))
@@ -235,6 +334,10 @@ def main():
     else:
         print(f"| hwsim synth --preset dgx-h100 | – | – | – | – | not available: "
               f"{made.stderr.strip()[:80]} |")
+
+    others = [tuple(c.split("=", 1)) if "=" in c else (c, c) for c in args.compare_hwaccel]
+    recorded_latency_section(hwsim, hwaccel, [(l, os.path.abspath(p)) for l, p in others],
+                             latency_host(args.latency_host), base_env, runs)
 
     plan = [hwaccel, "plan", "--host", "fixtures/hosts/dgx-h100.yaml", "--model", "Llama-3-70B"]
     probe = subprocess.run(plan, capture_output=True, text=True)
