@@ -389,7 +389,11 @@ ToolRun spawn_and_collect(const std::vector<std::string>& argv, const std::strin
   sigset_t all, previous;
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+#if defined(__SANITIZE_ADDRESS__)
+  pid_t pid = ::fork();  // AddressSanitizer's shadow of our stack would be shared too
+#else
   pid_t pid = ::vfork();
+#endif
   if (pid == 0) exec_child(plan);
   const int vfork_error = errno;
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
