@@ -1,5 +1,7 @@
 #include "src/host/live_host.h"
 
+#include <cstdio>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -183,12 +185,20 @@ const Facts& LiveHost::facts() {
 }
 
 std::string LiveHost::now() {
-  std::time_t seconds = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  if (::gmtime_r(&seconds, &utc) == nullptr) return "";
+  // Civil time from the clock by arithmetic: gmtime_r and strftime call tzset(),
+  // which reads /etc/localtime at every start only to be told nothing here.
+  using namespace std::chrono;
+  const auto seconds = floor<std::chrono::seconds>(system_clock::now());
+  const auto day = floor<days>(seconds);
+  const year_month_day date{day};
+  const hh_mm_ss time{seconds - day};
   char text[32];
-  std::size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return std::string(text, n);
+  int n = std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02dZ",
+                        static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
+                        static_cast<unsigned>(date.day()), static_cast<int>(time.hours().count()),
+                        static_cast<int>(time.minutes().count()),
+                        static_cast<int>(time.seconds().count()));
+  return n > 0 && n < static_cast<int>(sizeof text) ? std::string(text, n) : "";
 }
 
 }  // namespace hwaccel

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -268,6 +269,25 @@ TEST(LiveHost, NowIsRfc3339Utc) {
   EXPECT_TRUE(
       std::regex_match(now, std::regex(R"(20\d\d-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d:[0-6]\dZ)")))
       << now;
+}
+
+// now() computes the date itself (no tzset); it must agree with the C library's
+// gmtime about the same moment.
+TEST(LiveHost, NowAgreesWithGmtime) {
+  LiveHost host;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::time_t before = std::time(nullptr);
+    std::string now = host.now();
+    std::time_t after = std::time(nullptr);
+    if (before != after) continue;  // a second ticked between the readings
+    std::tm utc{};
+    ASSERT_NE(gmtime_r(&before, &utc), nullptr);
+    char expected[32];
+    std::strftime(expected, sizeof expected, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    EXPECT_EQ(now, expected);
+    return;
+  }
+  GTEST_SKIP() << "the clock ticked during every attempt";
 }
 
 // ---- tools ----
