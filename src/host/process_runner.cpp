@@ -480,7 +480,7 @@ ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& l
     } else if (has_nul(argv)) {
       run = cannot_start(ToolOutcome::exited, kCannotExecute, "argument contains a NUL byte");
     } else if (auto path = locate(argv[0]); !path) {
-      run = cannot_start(ToolOutcome::not_found, 0, argv[0] + ": not found on PATH");
+      run = not_on_path(argv[0]);
     } else {
       run = spawn_and_collect(argv, *path, limits, start);
     }
@@ -493,6 +493,10 @@ ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& l
 
 bool tool_could_start(const std::string& name) {
   return locate(name).has_value();
+}
+
+ToolRun not_on_path(const std::string& name) {
+  return cannot_start(ToolOutcome::not_found, 0, name + ": not found on PATH");
 }
 
 }  // namespace hwaccel

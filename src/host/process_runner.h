@@ -52,4 +52,8 @@ ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& l
 // such a probe on its own thread only when its tool could start (and hang).
 bool tool_could_start(const std::string& name);
 
+// What run_process answers for a bare name on no folder of PATH (detection
+// gives it without searching PATH a second time).
+ToolRun not_on_path(const std::string& name);
+
 }  // namespace hwaccel
