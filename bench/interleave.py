@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Whole-process wall time of several commands, run in turn, round after round.
+
+Interleaving puts every command under the same background load, so on a noisy
+machine the ratios between them hold even when the absolute times drift (ten
+runs in a row of one command, as in bench.py, can swing by a millisecond here).
+Each run: Popen with output to /dev/null, then wait; no warm-up beyond the
+first round. Prints median, 10th percentile and minimum per command.
+
+    bench/interleave.py --rounds 400 /bin/true "build/hwaccel detect" "OLD/hwaccel detect"
+"""
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import time
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=200)
+    ap.add_argument("commands", nargs="+", help="each a command line, quoted")
+    args = ap.parse_args()
+    commands = [shlex.split(c) for c in args.commands]
+    times = [[] for _ in commands]
+    with open(os.devnull, "w") as null:
+        for _ in range(args.rounds):
+            for i, argv in enumerate(commands):
+                start = time.perf_counter()
+                subprocess.Popen(argv, stdout=null, stderr=null).wait()
+                times[i].append((time.perf_counter() - start) * 1000)
+    print(f"{args.rounds} rounds; load average {open('/proc/loadavg').read().split()[:3]}")
+    print("| command | median ms | p10 | min |")
+    print("|---|---|---|---|")
+    for argv, xs in zip(commands, times):
+        xs.sort()
+        print(f"| `{shlex.join(argv)}` | {statistics.median(xs):.2f} | {xs[len(xs) // 10]:.2f} "
+              f"| {xs[0]:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
