@@ -4,6 +4,7 @@
 #include <future>
 #include <optional>
 #include <set>
+#include <system_error>
 
 #include "src/catalog/nvidia_pci_ids.h"
 #include "src/probe/host_meminfo.h"
@@ -596,9 +597,14 @@ ProbeResult CudaProbe::run(Host& host) const {
   const bool ask_topology = whole_gpus > 1;
   const bool ask_addressing =
       any_own_memory && driver_major(result.entries).value_or(0) >= kAddressingModeDriver;
+  // Where no thread can be started, the run waits for get(): one after the other.
   auto run_on_a_thread = [&host](std::vector<std::string> argv) {
-    return std::async(std::launch::async,
-                      [&host, argv = std::move(argv)] { return host.run(argv); });
+    auto ask = [&host, argv = std::move(argv)] { return host.run(argv); };
+    try {
+      return std::async(std::launch::async, ask);
+    } catch (const std::system_error&) {
+      return std::async(std::launch::deferred, ask);
+    }
   };
   std::future<ToolRun> topology, addressing;
   if (ask_topology) topology = run_on_a_thread(cuda_topology_argv());
