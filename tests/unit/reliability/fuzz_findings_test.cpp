@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/spec_reader.h"
+#include "src/plan/catalogue.h"
 #include "src/plan/model_spec.h"
 #include "tests/support/test_support.h"
 
@@ -46,6 +47,18 @@ TEST(FuzzFindings, SpecSizeWithoutDigitsOrBeyondADoubleIsNotASize) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->line, 3);
   EXPECT_NE(error->message.find("memory.total"), std::string::npos) << error->to_string();
+}
+
+// kernel_toml, plan_catalogue and plan_instances, seconds into ci/fuzz once
+// toml++ was compiled with them (finding 7): "[.a]" tripped an assertion in
+// toml++'s parse_key (an abort in debug and sanitizer builds). With its
+// assertions off the parser reports the error itself, located.
+TEST(FuzzFindings, ATableHeaderStartingWithADotIsALocatedError) {
+  auto text = regression("plan_catalogue", "table-header-starting-with-a-dot.toml");
+  auto r = plan::parse_catalogue(text, "dot.toml");
+  EXPECT_FALSE(r.catalogue);
+  EXPECT_NE(r.error.find("dot.toml:2:"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("expected bare key starting character"), std::string::npos) << r.error;
 }
 
 }  // namespace
