@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "src/plan/toml_bare_text.h"
+
 namespace hwaccel::plan {
 
 std::string location(const std::string& file, const toml::source_region& region) {
@@ -11,6 +13,10 @@ std::string location(const std::string& file, const toml::source_region& region)
 }
 
 toml::table parse_toml(std::string_view text, const std::string& file) {
+  if (auto at = first_non_ascii_outside_strings(text))
+    throw LocatedError(file + ":" + std::to_string(at->line) + ":" + std::to_string(at->column) +
+                       ": a non-ASCII character outside a string or comment (TOML allows them "
+                       "only there; a key that needs one is written in quotes)");
   try {
     return toml::parse(text, file);
   } catch (const toml::parse_error& e) {
