@@ -53,12 +53,7 @@ TEST_P(GoldenExport, ExportsMatchTheReviewedFiles) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FixturesExport, GoldenExport, ::testing::ValuesIn(export_hosts()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return testing::test_name(info.param); });
 
 }  // namespace
 }  // namespace hwaccel

@@ -56,12 +56,7 @@ TEST_P(GoldenHost, ReplayIsDeterministic) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenHost, ::testing::ValuesIn(testing::fixture_host_names()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return testing::test_name(info.param); });
 
 }  // namespace
 }  // namespace hwaccel

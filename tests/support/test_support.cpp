@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,12 @@ std::string source_path(const std::string& relative) {
 
 std::string shared_path(const std::string& relative) {
   return std::string(HWACCEL_SHARED_DIR) + "/" + relative;
+}
+
+std::string test_name(std::string text) {
+  for (char& c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return text;
 }
 
 std::vector<std::string> fixture_host_names() {

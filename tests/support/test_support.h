@@ -21,6 +21,10 @@ std::string shared_path(const std::string& relative);  // under ../shared
 // over all fixture hosts uses this one list.
 std::vector<std::string> fixture_host_names();
 
+// `text` as a gtest parameter name: every character that is not a letter or a
+// digit becomes '_' ("h200-firecracker" -> "h200_firecracker").
+std::string test_name(std::string text);
+
 // Goldens are rewritten only when HWACCEL_REGENERATE_GOLDEN=1, never by default.
 bool regenerating_goldens();
 

@@ -36,12 +36,8 @@ TEST_P(RecordReplay, TheReplayOfARecordingEqualsTheRecordedRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FixtureHosts, RecordReplay,
-                         ::testing::ValuesIn(testing::fixture_host_names()), [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+                         ::testing::ValuesIn(testing::fixture_host_names()),
+                         [](const auto& info) { return testing::test_name(info.param); });
 
 }  // namespace
 }  // namespace hwaccel

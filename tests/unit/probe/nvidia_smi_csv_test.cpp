@@ -68,12 +68,7 @@ TEST_P(RealCapture, QueryGpuSectionParsesEveryFigure) {
 }
 
 INSTANTIATE_TEST_SUITE_P(NvidiaSmi, RealCapture, ::testing::ValuesIn(kCaptures),
-                         [](const auto& info) {
-                           std::string name = info.param.name;
-                           for (auto& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+                         [](const auto& info) { return testing::test_name(info.param.name); });
 
 TEST(NvidiaSmiCsv, Gb10ReportsNoMemoryOfItsOwn) {
   auto query = parse_nvidia_smi_gpu_query(

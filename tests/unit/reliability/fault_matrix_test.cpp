@@ -215,10 +215,7 @@ TEST(FaultMatrixTable, HoldsEverySubjectAndNothingElse) {
 
 INSTANTIATE_TEST_SUITE_P(Subjects, FaultMatrix, ::testing::ValuesIn(subjects()),
                          [](const auto& info) {
-                           std::string n = info.param.backend + "_" + info.param.fixture;
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
+                           return testing::test_name(info.param.backend + "_" + info.param.fixture);
                          });
 
 }  // namespace

@@ -76,12 +76,7 @@ TEST_P(PresetMatchesFixture, DetectsTheSameDevicesAsTheHandWrittenHost) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, PresetMatchesFixture, ::testing::ValuesIn(fixture_names()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return testing::test_name(info.param); });
 
 TEST(Presets, EveryFixtureHostHasAPreset) {
   auto names = preset_names();
