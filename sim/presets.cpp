@@ -8,7 +8,7 @@ namespace {
 
 // The figures are the fixtures' (each fixture's header says where they come
 // from); the presets restate the machine in spec form, not the files.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 31> kPresets = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 32> kPresets = {{
     {"amd-no-driver", R"(schema: hwsim-spec/1
 label: amd-no-driver
 hostname: ws-nodriver-01
@@ -132,6 +132,16 @@ cpu: {model: "AMD EPYC", uarch: zen3, sockets: 1, cores: 2, threads: 1}
 memory: {total: 24684096 kB, available: 21050124 kB}
 vm: firecracker
 vulkan: {instance: 1.3.239, drivers: []}
+)"},
+    {"vulkan-no-manifest", R"(schema: hwsim-spec/1
+label: host-1
+hostname: host-1
+kernel: 6.18.44-fc-v595
+cpu: {model: "AMD EPYC", uarch: zen3, sockets: 1, cores: 2, threads: 1}
+memory: {total: 24684096 kB, available: 23522784 kB}
+vm: firecracker
+env: {HOME: /root}
+vulkan: {instance: 1.3.239, drivers: [], manifest_folders: true}
 )"},
     {"cpu-only", R"(schema: hwsim-spec/1
 label: cpu-only

@@ -72,6 +72,11 @@ struct VulkanSpec {
   std::string moltenvk = "1.2.10";   // MoltenVK's version (macOS)
   // nvk, nvidia, radv, anv, moltenvk, llvmpipe; empty: the loader finds no driver.
   std::vector<std::string> drivers;
+  // The host is recorded as hwaccel records since it looks for driver manifests
+  // first (Linux): each driver's manifest in /usr/share/vulkan/icd.d and the
+  // loader's other folders absent; with no driver, no vulkaninfo run at all.
+  // false: as recorded before that search (no folder, vulkaninfo's answer).
+  bool manifest_folders = false;
 };
 
 struct HostSpec {

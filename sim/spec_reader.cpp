@@ -267,7 +267,8 @@ void cpu(const YAML::Node& n, CpuSpec& c) {
 }
 
 VulkanSpec vulkan(const YAML::Node& n) {
-  expect_keys(n, "vulkan", {"instance", "api", "mesa", "llvm", "moltenvk", "drivers"});
+  expect_keys(n, "vulkan",
+              {"instance", "api", "mesa", "llvm", "moltenvk", "drivers", "manifest_folders"});
   VulkanSpec v;
   if (n["instance"]) v.instance = scalar(n["instance"], "vulkan.instance");
   if (n["api"]) v.api = scalar(n["api"], "vulkan.api");
@@ -275,6 +276,13 @@ VulkanSpec vulkan(const YAML::Node& n) {
   if (n["llvm"]) v.llvm = scalar(n["llvm"], "vulkan.llvm");
   if (n["moltenvk"]) v.moltenvk = scalar(n["moltenvk"], "vulkan.moltenvk");
   if (n["drivers"]) v.drivers = string_list(n["drivers"], "vulkan.drivers");
+  if (n["manifest_folders"]) {
+    const std::string b = scalar(n["manifest_folders"], "vulkan.manifest_folders");
+    if (b != "true" && b != "false")
+      refuse(n["manifest_folders"],
+             "vulkan.manifest_folders: expected true or false, got \"" + b + "\"");
+    v.manifest_folders = b == "true";
+  }
   for (std::size_t i = 0; i < v.drivers.size(); ++i) {
     const auto& d = v.drivers[i];
     if (d != "nvk" && d != "nvidia" && d != "radv" && d != "anv" && d != "moltenvk" &&

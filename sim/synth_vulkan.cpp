@@ -6,10 +6,14 @@
 // nvidia: NVIDIA GPUs, radv: AMD, anv: Intel, moltenvk: Apple); llvmpipe, the CPU
 // renderer, comes last. No `vulkan` key: no loader, vulkaninfo not found; an empty
 // driver list: the loader's "Found no drivers!" failure.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <optional>
 
 #include "sim/synth_parts.h"
+#include "src/host/snapshot_host.h"
+#include "src/probe/vulkan_icd_manifests.h"
 
 namespace hwaccel::sim::detail {
 namespace {
@@ -197,12 +201,56 @@ std::string summary(const Plan& plan, const VulkanSpec& vk) {
   return out;
 }
 
+// Where a distribution package installs each driver's manifest, and the library
+// it names (Debian's mesa-vulkan-drivers and nvidia-vulkan-icd).
+struct Manifest {
+  std::string name, library;
+};
+std::optional<Manifest> manifest_of(const std::string& driver, const std::string& arch) {
+  const std::string lib = "/usr/lib/" + arch + "-linux-gnu/";
+  if (driver == "nvidia") return Manifest{"nvidia_icd.json", "libGLX_nvidia.so.0"};
+  if (driver == "radv")
+    return Manifest{"radeon_icd." + arch + ".json", lib + "libvulkan_radeon.so"};
+  if (driver == "anv") return Manifest{"intel_icd." + arch + ".json", lib + "libvulkan_intel.so"};
+  if (driver == "nvk")
+    return Manifest{"nouveau_icd." + arch + ".json", lib + "libvulkan_nouveau.so"};
+  if (driver == "llvmpipe") return Manifest{"lvp_icd." + arch + ".json", lib + "libvulkan_lvp.so"};
+  return std::nullopt;  // moltenvk: macOS, whose loader is not searched this way
+}
+
+// The loader's folders as a recorder since the manifest search writes them: the
+// drivers' manifests in /usr/share/vulkan/icd.d, every other folder absent.
+// False when no driver has a manifest here (vulkaninfo need not run).
+bool add_manifest_folders(const Plan& plan, const VulkanSpec& vk, Snapshot& s) {
+  const std::string shared = "/usr/share/vulkan/icd.d";
+  std::vector<std::string> names;
+  for (const auto& d : vk.drivers) {
+    auto m = manifest_of(d, plan.spec->arch);
+    if (!m) continue;
+    names.push_back(m->name);
+    s.files[shared + "/" + m->name] =
+        FileEntry::of_content("{\n    \"ICD\": {\n        \"api_version\": \"" + vk.api +
+                              "\",\n        \"library_path\": \"" + m->library +
+                              "\"\n    },\n    \"file_format_version\": \"1.0.0\"\n}\n");
+  }
+  SnapshotHost host(s);
+  for (const auto& place : find_vulkan_icd_manifests(host).places)
+    if (place != shared || names.empty()) s.files[place] = FileEntry::of_absent();
+  if (!names.empty()) {
+    std::sort(names.begin(), names.end());
+    s.files[shared] = FileEntry::of_dir(names);
+  }
+  return !names.empty();
+}
+
 }  // namespace
 
 void add_vulkan(const Plan& plan, Snapshot& s) {
   ToolEntry t;
   t.argv = {"vulkaninfo", "--summary"};
   const auto& vk = plan.spec->vulkan;
+  if (vk && vk->manifest_folders && plan.spec->os == "linux" && !add_manifest_folders(plan, *vk, s))
+    return;  // no manifest: the probe says so, and vulkaninfo never ran
   if (!vk || !tool_installed(*plan.spec, "vulkaninfo", true)) {
     t.run.outcome = ToolOutcome::not_found;
     s.tools[t.argv] = t;

@@ -65,6 +65,13 @@ class Host {
   // The discovery time as RFC 3339 UTC ("2026-11-29T15:00:00Z"); empty when the
   // host has none (a hand-written snapshot without recorded_at).
   virtual std::string now() = 0;
+  // Whether the host can answer for `path` at all. A machine always can; a
+  // replayed snapshot cannot for a path it never mentions (nor anything below
+  // it, nor a recorded answer on the way): it was recorded before any probe
+  // looked there, and its ENOENT means "not recorded", not "not there". A probe
+  // that adds a new look at the machine uses this to keep older recordings
+  // replaying as they were recorded.
+  virtual bool knows(std::string_view /*path*/) { return true; }
 };
 
 }  // namespace hwaccel

@@ -127,7 +127,17 @@ Facts running_machine_facts() {
 }  // namespace
 
 LiveHost::LiveHost(LiveHostOptions options)
-    : options_(std::move(options)), facts_(running_machine_facts()) {}
+    : options_(std::move(options)),
+      facts_(running_machine_facts()),
+      stands_for_another_machine_(!options_.root.empty() || std::getenv("HWSIM_ROOT") != nullptr) {}
+
+bool LiveHost::knows(std::string_view path) {
+  if (!stands_for_another_machine_) return true;
+  for (std::string_view top : {"/sys", "/proc", "/dev"})
+    if (path.rfind(top, 0) == 0 && (path.size() == top.size() || path[top.size()] == '/'))
+      return true;
+  return false;
+}
 
 Result<std::string> LiveHost::read(std::string_view path) {
   auto real = real_path(options_.root, path, /*follow_last=*/true);

@@ -28,10 +28,16 @@ class LiveHost : public Host {
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override;
   std::string now() override;
+  // A machine answers for every path. A tree (--root) or a host simulated by
+  // `hwsim run` (HWSIM_ROOT in the environment) stands for another machine only
+  // in /sys, /proc and /dev: the rest (/etc, /usr, a home folder) is this
+  // machine's, so it is not known for the other one.
+  bool knows(std::string_view path) override;
 
  private:
   LiveHostOptions options_;
   Facts facts_;
+  bool stands_for_another_machine_ = false;
 };
 
 }  // namespace hwaccel

@@ -24,6 +24,7 @@ class RecordingHost : public Host {
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override;
   std::string now() override;
+  bool knows(std::string_view path) override { return inner_.knows(path); }
 
   // What was recorded so far, with `host` filled from `info` (recorded_at is
   // the time now() returned). Redaction is a separate step (redaction.h).

@@ -74,6 +74,25 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
   return found;
 }
 
+bool SnapshotHost::knows(std::string_view path) {
+  auto found = resolve(path, true);
+  if (!found) return found.error().code != EINVAL;  // an answer on the way
+  if (found->entry || found->implied_dir) return true;
+  // The nearest recorded listing above decides: a name it lacks was not there.
+  std::string child = found->path;
+  while (child != "/") {
+    std::string dir = parent_dir(child);
+    auto it = snapshot_.files.find(dir);
+    if (it != snapshot_.files.end() && it->second.kind == FileEntry::Kind::dir) {
+      std::string name = child.substr(child.rfind('/') + 1);
+      const auto& names = it->second.names;
+      return std::find(names.begin(), names.end(), name) == names.end();
+    }
+    child = dir;
+  }
+  return false;
+}
+
 Result<std::string> SnapshotHost::read(std::string_view path) {
   auto found = resolve(path, true);
   if (!found) return found.error();

@@ -25,6 +25,10 @@ class SnapshotHost : public Host {
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override { return snapshot_.facts; }
   std::string now() override { return snapshot_.host.recorded_at; }
+  // True when the snapshot records `path`, something below it, an answer on
+  // the way to it (an absent or unreadable folder, a file where a folder would
+  // be) or a `dir:` listing of a folder above it.
+  bool knows(std::string_view path) override;
 
   const Snapshot& snapshot() const { return snapshot_; }
   // Tool runs the probes asked for that the snapshot does not hold, sorted, once each.

@@ -6,6 +6,7 @@
 #include "src/probe/pci_bus.h"
 #include "src/probe/text_util.h"
 #include "src/probe/tool_outcome.h"
+#include "src/probe/vulkan_icd_manifests.h"
 #include "src/probe/vulkaninfo_summary.h"
 
 namespace hwaccel {
@@ -61,6 +62,13 @@ class VulkanScan {
   VulkanScan(Host& host, ProbeResult& result) : host_(host), result_(result) {}
 
   void run() {
+    // No driver manifest where the loader looks: no driver, and vulkaninfo
+    // would only start to say so. (Not on macOS: MoltenVK is found otherwise.)
+    if (host_.facts().os == "linux") {
+      auto icd = find_vulkan_icd_manifests(host_);
+      if (icd.result == IcdSearchResult::none)
+        return fail({ReasonCode::driver_not_found, no_icd_manifest_reason(icd)});
+    }
     const std::vector<std::string> argv = {std::string(kTool), "--summary"};
     ToolRun run = host_.run(argv);
     const std::string provenance = "tool:vulkaninfo --summary";

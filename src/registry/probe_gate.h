@@ -30,6 +30,7 @@ class ProbeGate : public Host {
   std::optional<std::string> env(std::string_view name) override { return inner_.env(name); }
   const Facts& facts() override { return inner_.facts(); }
   std::string now() override { return inner_.now(); }
+  bool knows(std::string_view path) override { return inner_.knows(path); }
 
  private:
   Host& inner_;

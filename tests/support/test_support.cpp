@@ -87,6 +87,8 @@ Result<std::string> FakeHost::read(std::string_view path) {
 }
 
 Result<std::vector<std::string>> FakeHost::list(std::string_view dir) {
+  if (auto e = errors.find(std::string(dir)); e != errors.end()) return make_error(e->second, dir);
+  if (files.count(std::string(dir))) return make_error(ENOTDIR, dir);
   std::string prefix = std::string(dir) + "/";
   std::set<std::string> names;
   for (const auto& [path, _] : files) {
@@ -96,6 +98,17 @@ Result<std::vector<std::string>> FakeHost::list(std::string_view dir) {
   }
   if (names.empty()) return make_error(ENOENT, dir);
   return std::vector<std::string>(names.begin(), names.end());
+}
+
+bool FakeHost::knows(std::string_view path) {
+  if (knows_everything) return true;
+  std::string p(path);
+  auto held = [&](const auto& map) {
+    if (map.count(p)) return true;
+    auto below = map.lower_bound(p + "/");
+    return below != map.end() && below->first.rfind(p + "/", 0) == 0;
+  };
+  return held(files) || held(errors);
 }
 
 Result<std::string> FakeHost::readlink(std::string_view path) {

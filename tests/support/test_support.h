@@ -39,7 +39,9 @@ std::optional<std::string> capture_section(const std::string& capture_text,
                                            const std::string& command_prefix);
 
 // A Host whose answers are set by the test. Unknown paths are ENOENT, unknown
-// tools are not-found.
+// tools are not-found. Like a snapshot, it knows() only the paths it holds (in
+// `files` or `errors`, or below them) unless `knows_everything` is set, as a
+// real machine does.
 class FakeHost : public Host {
  public:
   std::map<std::string, std::string> files;
@@ -48,6 +50,7 @@ class FakeHost : public Host {
   std::map<std::string, std::string> environment;
   Facts host_facts{"linux", "x86_64", "6.1.0", 4096, 4, "fake"};
   std::vector<std::vector<std::string>> runs;  // every argv run, in order
+  bool knows_everything = false;
 
   Result<std::string> read(std::string_view path) override;
   Result<std::vector<std::string>> list(std::string_view dir) override;
@@ -57,6 +60,7 @@ class FakeHost : public Host {
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override { return host_facts; }
   std::string now() override { return ""; }
+  bool knows(std::string_view path) override;
 };
 
 }  // namespace hwaccel::testing

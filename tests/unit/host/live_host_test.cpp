@@ -252,6 +252,27 @@ TEST(LiveHost, Env) {
   EXPECT_EQ(host.env("A=B"), std::nullopt);
 }
 
+TEST(LiveHost, KnowsEveryPathUnlessItStandsForAnotherMachine) {
+  LiveHost machine;
+  EXPECT_TRUE(machine.knows("/etc/vulkan/icd.d"));
+  EXPECT_TRUE(machine.knows("/sys/class/drm"));
+
+  TempDir dir;
+  LiveHostOptions options;
+  options.root = dir.path().string();
+  LiveHost tree(options);
+  EXPECT_TRUE(tree.knows("/sys/bus/pci/devices"));
+  EXPECT_TRUE(tree.knows("/proc/cpuinfo"));
+  EXPECT_TRUE(tree.knows("/dev"));
+  EXPECT_FALSE(tree.knows("/etc/vulkan/icd.d"));
+  EXPECT_FALSE(tree.knows("/system"));  // not /sys
+
+  ScopedEnv simulated("HWSIM_ROOT", dir.path().c_str());
+  LiveHost under_hwsim_run;
+  EXPECT_TRUE(under_hwsim_run.knows("/dev/nvidia0"));
+  EXPECT_FALSE(under_hwsim_run.knows("/usr/share/vulkan/icd.d"));
+}
+
 TEST(LiveHost, FactsDescribeTheRunningMachine) {
   LiveHost host;
   const Facts& facts = host.facts();

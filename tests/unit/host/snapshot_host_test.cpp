@@ -81,6 +81,28 @@ TEST(SnapshotHost, ListsRecordedAndImpliedDirectories) {
   EXPECT_EQ(h.stat("/proc/meminfo").value(), FileKind::regular);
 }
 
+// ENOENT for a path the snapshot never mentions means "not recorded": knows()
+// tells it from a recorded "not there", so a probe that looks somewhere new
+// can keep older recordings replaying as they were recorded.
+TEST(SnapshotHost, KnowsWhatItRecordedAndNothingElse) {
+  auto h = host_from(kTree);
+  EXPECT_TRUE(h.knows("/proc/meminfo"));
+  EXPECT_TRUE(h.knows("/sys/class/misc/intel_npu"));    // {absent: true}
+  EXPECT_TRUE(h.knows("/sys/class/misc/intel_npu/x"));  // absent on the way
+  EXPECT_TRUE(h.knows("/proc/meminfo/x"));              // a file on the way: ENOTDIR
+  EXPECT_TRUE(h.knows("/dev/accel/accel0"));            // an error
+  EXPECT_TRUE(h.knows("/sys/devices"));                 // files recorded below
+  EXPECT_TRUE(h.knows("/sys/bus/pci/devices/0000:01:00.0/driver/module/version"));  // via links
+  EXPECT_TRUE(h.knows("/sys/class/drm/card1"));  // the listing lacks it: not there
+  EXPECT_TRUE(h.knows("/sys/class/drm/card1/device"));
+  EXPECT_FALSE(h.knows("/sys/class/drm/card0/device"));  // listed, never looked into
+  EXPECT_FALSE(h.knows("/etc/vulkan/icd.d"));
+  EXPECT_FALSE(h.knows("relative/path"));
+  // Either way read() says ENOENT, as the format says.
+  EXPECT_EQ(h.read("/etc/vulkan/icd.d").error().code, ENOENT);
+  EXPECT_EQ(h.read("/sys/class/drm/card1").error().code, ENOENT);
+}
+
 TEST(SnapshotHost, LinksCannotLeaveTheSnapshot) {
   auto h = host_from(kTree);
   // ../../.. past the root stays at the root of the snapshot: /etc is not recorded.

@@ -1,0 +1,112 @@
+#include "src/probe/vulkan_icd_manifests.h"
+
+#include <algorithm>
+#include <cerrno>
+
+#include "src/probe/text_util.h"
+
+namespace hwaccel {
+namespace {
+
+constexpr std::string_view kIcdSuffix = "/vulkan/icd.d";
+
+std::optional<std::string> set_value(Host& host, const char* name) {
+  auto value = host.env(name);
+  if (!value || value->empty()) return std::nullopt;
+  return value;
+}
+
+void add_paths(std::vector<std::string>& out, std::string_view list, std::string_view suffix) {
+  for (auto part : split(list, ':'))
+    if (!part.empty()) out.push_back(std::string(part) + std::string(suffix));
+}
+
+// An XDG variable's folders, or its default when unset or empty.
+void add_xdg(Host& host, std::vector<std::string>& out, const char* variable,
+             const std::string& fallback) {
+  auto value = set_value(host, variable);
+  add_paths(out, value ? *value : fallback, kIcdSuffix);
+}
+
+bool is_manifest_name(std::string_view name) {
+  return name.size() > 5 && name.substr(name.size() - 5) == ".json";
+}
+
+// One place: a folder (its *.json files) or, when named by a variable, a file.
+IcdSearchResult look(Host& host, const std::string& place) {
+  if (place.empty() || place.front() != '/' || !host.knows(place)) return IcdSearchResult::unknown;
+  auto names = host.list(place);
+  if (names) {
+    bool any = std::any_of(names->begin(), names->end(),
+                           [](const std::string& n) { return is_manifest_name(n); });
+    return any ? IcdSearchResult::found : IcdSearchResult::none;
+  }
+  if (names.error().code == ENOTDIR) return IcdSearchResult::found;  // a file: the loader tries it
+  if (names.error().code == ENOENT) return IcdSearchResult::none;
+  return IcdSearchResult::unknown;  // EACCES and the like: vulkaninfo may see more
+}
+
+}  // namespace
+
+IcdSearch find_vulkan_icd_manifests(Host& host) {
+  IcdSearch search;
+  std::optional<std::string> only;
+  for (const char* variable : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES"}) {
+    if ((only = set_value(host, variable))) {
+      search.variable = variable;
+      break;
+    }
+  }
+  if (only) {
+    add_paths(search.places, *only, "");
+  } else {
+    auto home = set_value(host, "HOME");
+    add_xdg(host, search.places, "XDG_CONFIG_HOME", home ? *home + "/.config" : "");
+    add_xdg(host, search.places, "XDG_CONFIG_DIRS", "/etc/xdg");
+    add_paths(search.places, "/usr/local/etc:/etc", kIcdSuffix);
+    add_xdg(host, search.places, "XDG_DATA_HOME", home ? *home + "/.local/share" : "");
+    add_xdg(host, search.places, "XDG_DATA_DIRS", "/usr/local/share:/usr/share");
+    add_paths(search.places, "/run/opengl-driver/share", kIcdSuffix);
+    if (auto more = set_value(host, "VK_ADD_DRIVER_FILES")) add_paths(search.places, *more, "");
+  }
+  // A folder named twice is looked at once.
+  std::vector<std::string> unique;
+  for (auto& p : search.places)
+    if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
+  search.places = std::move(unique);
+
+  bool unknown = search.places.empty() && only.has_value();
+  for (const auto& place : search.places) {
+    auto r = look(host, place);
+    if (r == IcdSearchResult::found) {
+      search.result = r;
+      return search;
+    }
+    if (r == IcdSearchResult::unknown) unknown = true;
+  }
+  search.result = unknown ? IcdSearchResult::unknown : IcdSearchResult::none;
+  return search;
+}
+
+std::string no_icd_manifest_reason(const IcdSearch& search) {
+  if (!search.variable.empty()) {
+    std::string named;
+    for (const auto& p : search.places) named += (named.empty() ? "" : ":") + p;
+    return search.variable + "=" + printable_line(named, 120) +
+           " names no manifest that is there (vulkaninfo not run)";
+  }
+  // The two folders where distribution packages install manifests, then a count.
+  std::vector<std::string> shown;
+  for (const char* usual : {"/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"})
+    if (std::find(search.places.begin(), search.places.end(), usual) != search.places.end())
+      shown.push_back(usual);
+  std::string text = "no Vulkan driver manifest (ICD *.json) in ";
+  for (std::size_t i = 0; i < shown.size(); ++i) text += (i ? ", " : "") + shown[i];
+  std::size_t others = search.places.size() - shown.size();
+  if (others > 0)
+    text += (shown.empty() ? "" : " or ") + std::to_string(others) + " other folder" +
+            (others == 1 ? "" : "s") + " the loader searches";
+  return text + " (vulkaninfo not run)";
+}
+
+}  // namespace hwaccel

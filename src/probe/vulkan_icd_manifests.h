@@ -1,0 +1,47 @@
+// Would the Vulkan loader find a driver? It finds drivers only through their
+// manifests (ICD .json files) in a fixed list of places; with none there,
+// `vulkaninfo` starts only to fail ("Found no drivers!", 5 ms on a small VM).
+// The probe looks for manifests first and runs vulkaninfo only when one is
+// there, or when it cannot tell.
+//
+// The places, in the loader's order on Linux (Vulkan-Loader's
+// LoaderDriverInterface.md, "Driver Discovery on Linux"):
+//   VK_DRIVER_FILES (or the older VK_ICD_FILENAMES): files or folders, colon
+//   separated; when set, the only places searched. Otherwise each of these
+//   with "/vulkan/icd.d" appended:
+//     $XDG_CONFIG_HOME (else $HOME/.config), $XDG_CONFIG_DIRS (else /etc/xdg),
+//     /usr/local/etc and /etc (the loader's SYSCONFDIR and EXTRASYSCONFDIR:
+//     upstream and distribution builds differ), $XDG_DATA_HOME (else
+//     $HOME/.local/share), $XDG_DATA_DIRS (else /usr/local/share:/usr/share),
+//     and /run/opengl-driver/share (NixOS's loader adds it);
+//   then VK_ADD_DRIVER_FILES, files or folders.
+// Extra places only make the probe run vulkaninfo more often, never less.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/host/host.h"
+
+namespace hwaccel {
+
+enum class IcdSearchResult {
+  found,    // a manifest (or a file named by VK_DRIVER_FILES) is there
+  none,     // every place answered: nothing there
+  unknown,  // a place could not be read, is relative, or a replayed snapshot
+            // was recorded before anyone looked there
+};
+
+struct IcdSearch {
+  IcdSearchResult result = IcdSearchResult::unknown;
+  std::vector<std::string> places;  // where the loader would look, in its order
+  std::string variable;             // "VK_DRIVER_FILES" etc. when it chose the places
+};
+
+// Only the Linux loader's places: call it for facts().os == "linux".
+IcdSearch find_vulkan_icd_manifests(Host& host);
+
+// The backend line when the search found none: what was searched, briefly.
+std::string no_icd_manifest_reason(const IcdSearch& search);
+
+}  // namespace hwaccel
