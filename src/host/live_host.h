@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <string>
 
 #include "src/host/host.h"
@@ -36,8 +37,11 @@ class LiveHost : public Host {
 
  private:
   LiveHostOptions options_;
-  Facts facts_;
   bool stands_for_another_machine_ = false;
+  // Asked for on first use: a LiveHost made only to read one variable (the
+  // report's NO_COLOR) costs no uname or CPU count.
+  std::once_flag facts_once_;
+  Facts facts_;
 };
 
 }  // namespace hwaccel
