@@ -8,7 +8,7 @@ namespace {
 
 // The figures are the fixtures' (each fixture's header says where they come
 // from); the presets restate the machine in spec form, not the files.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 32> kPresets = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 33> kPresets = {{
     {"amd-no-driver", R"(schema: hwsim-spec/1
 label: amd-no-driver
 hostname: ws-nodriver-01
@@ -142,6 +142,16 @@ memory: {total: 24684096 kB, available: 23522784 kB}
 vm: firecracker
 env: {HOME: /root}
 vulkan: {instance: 1.3.239, drivers: [], manifest_folders: true}
+)"},
+    {"llvmpipe-mesa", R"(schema: hwsim-spec/1
+label: host-1
+hostname: host-1
+kernel: 6.18.44-fc-v595
+cpu: {model: "AMD EPYC", uarch: zen3, sockets: 1, cores: 2, threads: 1}
+memory: {total: 24684096 kB, available: 23715640 kB}
+vm: firecracker
+env: {HOME: /root}
+vulkan: {instance: 1.3.239, drivers: [llvmpipe], manifest_folders: true}
 )"},
     {"cpu-only", R"(schema: hwsim-spec/1
 label: cpu-only

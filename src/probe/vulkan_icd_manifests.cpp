@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <iterator>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "src/probe/text_util.h"
 
@@ -33,15 +38,20 @@ bool is_manifest_name(std::string_view name) {
 }
 
 // One place: a folder (its *.json files) or, when named by a variable, a file.
-IcdSearchResult look(Host& host, const std::string& place) {
+// Adds the manifests it holds to `found`.
+IcdSearchResult look(Host& host, const std::string& place, std::vector<std::string>& found) {
   if (place.empty() || place.front() != '/' || !host.knows(place)) return IcdSearchResult::unknown;
   auto names = host.list(place);
   if (names) {
-    bool any = std::any_of(names->begin(), names->end(),
-                           [](const std::string& n) { return is_manifest_name(n); });
-    return any ? IcdSearchResult::found : IcdSearchResult::none;
+    std::size_t before = found.size();
+    for (const auto& n : *names)
+      if (is_manifest_name(n)) found.push_back(place + "/" + n);
+    return found.size() > before ? IcdSearchResult::found : IcdSearchResult::none;
   }
-  if (names.error().code == ENOTDIR) return IcdSearchResult::found;  // a file: the loader tries it
+  if (names.error().code == ENOTDIR) {  // a file: the loader tries it
+    found.push_back(place);
+    return IcdSearchResult::found;
+  }
   if (names.error().code == ENOENT) return IcdSearchResult::none;
   return IcdSearchResult::unknown;  // EACCES and the like: vulkaninfo may see more
 }
@@ -76,15 +86,11 @@ IcdSearch find_vulkan_icd_manifests(Host& host) {
   search.places = std::move(unique);
 
   bool unknown = search.places.empty() && only.has_value();
-  for (const auto& place : search.places) {
-    auto r = look(host, place);
-    if (r == IcdSearchResult::found) {
-      search.result = r;
-      return search;
-    }
-    if (r == IcdSearchResult::unknown) unknown = true;
-  }
-  search.result = unknown ? IcdSearchResult::unknown : IcdSearchResult::none;
+  for (const auto& place : search.places)
+    if (look(host, place, search.manifests) == IcdSearchResult::unknown) unknown = true;
+  search.result = !search.manifests.empty() ? IcdSearchResult::found
+                  : unknown                 ? IcdSearchResult::unknown
+                                            : IcdSearchResult::none;
   return search;
 }
 
@@ -107,6 +113,49 @@ std::string no_icd_manifest_reason(const IcdSearch& search) {
     text += (shown.empty() ? "" : " or ") + std::to_string(others) + " other folder" +
             (others == 1 ? "" : "s") + " the loader searches";
   return text + " (vulkaninfo not run)";
+}
+
+std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch& search) {
+  if (search.result != IcdSearchResult::found) return std::nullopt;
+  // Mesa's drivers that drive a GPU through its DRM render node, by library.
+  static const std::pair<std::string_view, std::string_view> kDrmDrivers[] = {
+      {"libvulkan_radeon.", "RADV"},          {"libvulkan_intel.", "ANV"},
+      {"libvulkan_intel_hasvk.", "HASVK"},    {"libvulkan_nouveau.", "NVK"},
+      {"libvulkan_freedreno.", "Turnip"},     {"libvulkan_panfrost.", "PanVK"},
+      {"libvulkan_broadcom.", "V3DV"},        {"libvulkan_asahi.", "Honeykrisp"},
+      {"libvulkan_powervr_mesa.", "PowerVR"}, {"libvulkan_virtio.", "Venus"}};
+  KnownDevices known;
+  for (const auto& manifest : search.manifests) {
+    auto text = host.read(manifest);
+    if (!text) return std::nullopt;
+    auto doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("ICD") || !doc["ICD"].is_object())
+      return std::nullopt;
+    const auto& library = doc["ICD"].value("library_path", nlohmann::json());
+    if (!library.is_string()) return std::nullopt;
+    std::string name = library.get<std::string>();
+    if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+    if (name.rfind("libvulkan_lvp.", 0) == 0) {
+      known.software.push_back({manifest, "llvmpipe", "Mesa", "lavapipe"});
+      continue;
+    }
+    if (name.rfind("libvk_swiftshader.", 0) == 0) {
+      known.software.push_back({manifest, "SwiftShader", "Google", "SwiftShader"});
+      continue;
+    }
+    auto drm = std::find_if(std::begin(kDrmDrivers), std::end(kDrmDrivers),
+                            [&](const auto& d) { return name.rfind(d.first, 0) == 0; });
+    if (drm == std::end(kDrmDrivers)) return std::nullopt;
+    known.idle_drivers.emplace_back(drm->second);
+  }
+  if (!known.idle_drivers.empty()) {
+    auto nodes = host.list("/sys/class/drm");
+    if (!nodes && nodes.error().code != ENOENT) return std::nullopt;
+    if (nodes && std::any_of(nodes->begin(), nodes->end(),
+                             [](const std::string& n) { return n.rfind("renderD", 0) == 0; }))
+      return std::nullopt;
+  }
+  return known;
 }
 
 }  // namespace hwaccel

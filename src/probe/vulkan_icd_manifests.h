@@ -18,6 +18,7 @@
 // Extra places only make the probe run vulkaninfo more often, never less.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,9 @@ enum class IcdSearchResult {
 
 struct IcdSearch {
   IcdSearchResult result = IcdSearchResult::unknown;
-  std::vector<std::string> places;  // where the loader would look, in its order
-  std::string variable;             // "VK_DRIVER_FILES" etc. when it chose the places
+  std::vector<std::string> places;     // where the loader would look, in its order
+  std::string variable;                // "VK_DRIVER_FILES" etc. when it chose the places
+  std::vector<std::string> manifests;  // every manifest found, in the loader's order
 };
 
 // Only the Linux loader's places: call it for facts().os == "linux".
@@ -43,5 +45,30 @@ IcdSearch find_vulkan_icd_manifests(Host& host);
 
 // The backend line when the search found none: what was searched, briefly.
 std::string no_icd_manifest_reason(const IcdSearch& search);
+
+// A driver that renders on the CPU, known from its manifest's library_path:
+// Mesa's lavapipe (libvulkan_lvp.so: the "llvmpipe" device) or Google's
+// SwiftShader (libvk_swiftshader.so). Each lists one device, the CPU itself.
+struct SoftwareIcd {
+  std::string manifest;  // the file
+  std::string renderer;  // "llvmpipe", "SwiftShader"
+  std::string vendor;    // "Mesa", "Google"
+  std::string driver;    // "lavapipe", "SwiftShader"
+};
+
+// What the installed drivers would list, when that is certain without running
+// vulkaninfo (40 ms for llvmpipe here): software renderers list the CPU, and
+// Mesa's hardware drivers (RADV, ANV, NVK, Turnip, ...) list only GPUs behind
+// a DRM render node, so with no /sys/class/drm/renderD* they list nothing.
+// That is the usual machine without a GPU that has mesa-vulkan-drivers.
+struct KnownDevices {
+  std::vector<SoftwareIcd> software;      // in the loader's order
+  std::vector<std::string> idle_drivers;  // Mesa hardware drivers with no render node: "RADV"
+};
+
+// nullopt when any manifest is, or may be, a driver that could list a device
+// (NVIDIA's, AMDVLK, Dozen on WSL, anything unknown), cannot be read or is not
+// JSON, or when a DRM render node exists (or /sys/class/drm cannot be read).
+std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch& search);
 
 }  // namespace hwaccel

@@ -68,6 +68,22 @@ class VulkanScan {
       auto icd = find_vulkan_icd_manifests(host_);
       if (icd.result == IcdSearchResult::none)
         return fail({ReasonCode::driver_not_found, no_icd_manifest_reason(icd)});
+      // Only CPU renderers, and Mesa GPU drivers with no GPU to drive (a
+      // machine without one that has mesa-vulkan-drivers): vulkaninfo would
+      // take 40 ms to list the CPU again.
+      if (auto known = known_without_vulkaninfo(host_, icd)) {
+        if (known->software.empty()) {
+          std::string drivers;
+          for (const auto& d : known->idle_drivers) drivers += (drivers.empty() ? "" : ", ") + d;
+          return fail({ReasonCode::no_device,
+                       "no Vulkan device: the installed drivers (" + drivers +
+                           ") drive GPUs through a DRM render node and /sys/class/drm has none "
+                           "(vulkaninfo not run)"});
+        }
+        for (std::size_t i = 0; i < known->software.size(); ++i)
+          add_software(known->software[i], int(i));
+        return set_backend_line();
+      }
     }
     const std::vector<std::string> argv = {std::string(kTool), "--summary"};
     ToolRun run = host_.run(argv);
@@ -196,6 +212,26 @@ class VulkanScan {
     // MoltenVK on Apple silicon: the SoC's GPU, which the apple backend names the same way.
     if (d.vendor_id == 0x106b && e.name.rfind("Apple M", 0) == 0)
       e.physical_id = apple_soc_physical_id(e.name, "gpu");
+    result_.entries.push_back(std::move(e));
+  }
+
+  // A software renderer known from its driver's manifest, vulkaninfo not run.
+  void add_software(const SoftwareIcd& icd, int index) {
+    Entry e;
+    e.backend = "vulkan";
+    e.api = std::string(kApi);
+    e.index = index;
+    e.name = icd.renderer;
+    e.vendor = icd.vendor;
+    e.type = DeviceType::cpu;
+    e.physical_id = "cpu:0";
+    e.memory.kind = MemoryKind::host;
+    e.memory.source = "not reported by a driver manifest";
+    e.provenance.push_back("file:" + icd.manifest);
+    e.status = EntryStatus::unavailable;
+    e.reason = Reason{ReasonCode::no_backend, icd.renderer + " is a software renderer (" +
+                                                  icd.driver + ", from " + icd.manifest +
+                                                  "; vulkaninfo not run), not an accelerator"};
     result_.entries.push_back(std::move(e));
   }
 

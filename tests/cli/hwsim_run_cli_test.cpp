@@ -226,11 +226,12 @@ class HwsimRunDetect : public ::testing::TestWithParam<std::string> {};
 
 // Hosts a live run on this Linux machine cannot become: another OS (facts.os darwin is
 // the kernel's answer, not a file), a node whose EACCES a root run does not meet, or
-// a host whose Vulkan verdict rests on its driver-manifest folders (/etc, /usr: not
-// covered by `hwsim run`, so a live run there does not trust them and asks vulkaninfo,
-// which that recording never ran).
+// a host whose Vulkan verdict rests on its driver-manifest folders and manifests
+// (/etc, /usr: not covered by `hwsim run`, so a live run there does not trust them and
+// asks vulkaninfo, which those recordings never ran).
 const std::vector<std::string> kNotRunnable = {"mac-studio-m2-ultra", "macbook-pro-m3-max",
-                                               "meteor-lake-npu-denied", "vulkan-no-manifest"};
+                                               "meteor-lake-npu-denied", "vulkan-no-manifest",
+                                               "llvmpipe-mesa"};
 
 TEST_P(HwsimRunDetect, LiveDetectionUnderRunEqualsReplay) {
   if (std::find(kNotRunnable.begin(), kNotRunnable.end(), GetParam()) != kNotRunnable.end())

@@ -17,6 +17,13 @@ using testing::SnapshotBuilder;
 
 const std::vector<std::string> kVulkaninfo = {"vulkaninfo", "--summary"};
 
+// A manifest as Mesa and Google ship them.
+std::string manifest(const std::string& library, const std::string& api = "1.3.230") {
+  return "{\n    \"ICD\": {\n        \"api_version\": \"" + api +
+         "\",\n        \"library_path\": \"" + library +
+         "\"\n    },\n    \"file_format_version\": \"1.0.0\"\n}";
+}
+
 // A machine: every path has an answer, ENOENT means not there.
 FakeHost machine() {
   FakeHost h;
@@ -139,42 +146,116 @@ TEST(VulkanProbe, NoManifestMeansVulkaninfoIsNotRun) {
 
 TEST(VulkanProbe, AManifestMeansVulkaninfoIsAsked) {
   auto h = machine();
-  h.files["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] = "{}";
+  h.files["/usr/share/vulkan/icd.d/nvidia_icd.json"] = manifest("libGLX_nvidia.so.0", "1.4.312");
   VulkanProbe().run(h);
   EXPECT_EQ(h.runs, std::vector<std::vector<std::string>>{kVulkaninfo});
 }
 
-TEST(VulkanProbe, MacOSIsNotSearchedLikeLinux) {
+TEST(VulkanIcdManifests, EveryManifestIsCollectedInTheLoadersOrder) {
   auto h = machine();
-  h.host_facts.os = "darwin";
-  VulkanProbe().run(h);
-  EXPECT_EQ(h.runs, std::vector<std::vector<std::string>>{kVulkaninfo});
+  h.files["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] = "";
+  h.files["/usr/share/vulkan/icd.d/intel_icd.x86_64.json"] = "";
+  h.files["/etc/vulkan/icd.d/nvidia_icd.json"] = "";
+  EXPECT_EQ(find_vulkan_icd_manifests(h).manifests,
+            (std::vector<std::string>{"/etc/vulkan/icd.d/nvidia_icd.json",
+                                      "/usr/share/vulkan/icd.d/intel_icd.x86_64.json",
+                                      "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"}));
 }
 
-// A recording made before the probe looked for manifests mentions none of the
-// folders: its vulkaninfo run is replayed, as when it was recorded.
-TEST(VulkanProbe, ARecordingFromBeforeTheSearchReplaysItsVulkaninfoRun) {
-  SnapshotBuilder b;
-  b.snapshot.facts.os = "linux";
-  b.env("HOME", "/root");
-  b.tool(kVulkaninfo, 1, "",
-         "ERROR: [Loader Message] Code 0 : vkCreateInstance: Found no drivers!\n");
-  SnapshotHost old(b.snapshot);
-  EXPECT_EQ(find_vulkan_icd_manifests(old).result, IcdSearchResult::unknown);
-  auto r = VulkanProbe().run(old);
-  EXPECT_EQ(r.backend.reason->detail,
-            "ERROR: [Loader Message] Code 0 : vkCreateInstance: Found no drivers!");
-  EXPECT_TRUE(old.misses().empty());
+// mesa-vulkan-drivers' lavapipe alone (a desktop or CI image without a GPU):
+// vulkaninfo would take 40 ms to list the CPU as "llvmpipe".
+TEST(VulkanProbe, OnlySoftwareRenderersAreKnownFromTheirManifests) {
+  auto h = machine();
+  h.files["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] =
+      manifest("/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so", "1.1.230");
+  h.files["/usr/local/share/vulkan/icd.d/vk_swiftshader_icd.json"] =
+      manifest("./libvk_swiftshader.so", "1.0.5");
+  auto r = VulkanProbe().run(h);
+  EXPECT_TRUE(h.runs.empty());
+  EXPECT_FALSE(r.backend.ready);
+  EXPECT_EQ(r.backend.reason->code, ReasonCode::no_backend);
+  EXPECT_EQ(r.backend.reason->detail, "only software renderers: SwiftShader, llvmpipe");
+  ASSERT_EQ(r.entries.size(), 2u);
+  EXPECT_EQ(r.entries[1].name, "llvmpipe");
+  EXPECT_EQ(r.entries[1].vendor, "Mesa");
+  EXPECT_EQ(r.entries[1].type, DeviceType::cpu);
+  EXPECT_EQ(r.entries[1].physical_id, "cpu:0");  // the CPU itself
+  EXPECT_EQ(r.entries[1].status, EntryStatus::unavailable);
+  EXPECT_EQ(r.entries[1].reason->detail,
+            "llvmpipe is a software renderer (lavapipe, from "
+            "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json; vulkaninfo not run), not an accelerator");
+  EXPECT_EQ(r.entries[0].name, "SwiftShader");
+}
 
-  // A new recording holds the folders' answers: the search decides, and the
-  // run it never made is not asked for.
-  for (const auto& place : find_vulkan_icd_manifests(old).places)
-    b.snapshot.files[place] = FileEntry::of_absent();
-  b.snapshot.tools.clear();
-  SnapshotHost recorded(b.snapshot);
-  r = VulkanProbe().run(recorded);
-  EXPECT_EQ(r.backend.reason->code, ReasonCode::driver_not_found);
-  EXPECT_TRUE(recorded.misses().empty());
+TEST(VulkanProbe, AnyOtherManifestMeansVulkaninfoIsAsked) {
+  for (const std::string& other :
+       {manifest("libGLX_nvidia.so.0"), manifest("/usr/lib/x86_64-linux-gnu/amdvlk64.so"),
+        manifest("/usr/lib/wsl/lib/libvulkan_dzn.so"), std::string("{not json"),
+        std::string("{\"ICD\": {}}"), std::string("[]"), manifest("libvulkan_lvp_but_not.so")}) {
+    auto h = machine();
+    h.files["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] =
+        manifest("/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so");
+    h.files["/usr/share/vulkan/icd.d/other.json"] = other;
+    VulkanProbe().run(h);
+    EXPECT_EQ(h.runs, std::vector<std::vector<std::string>>{kVulkaninfo}) << other;
+  }
+  auto unreadable = machine();
+  unreadable.files["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] = "";
+  unreadable.errors["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] = EACCES;
+  VulkanProbe().run(unreadable);
+  EXPECT_EQ(unreadable.runs.size(), 1u);
+}
+
+// Debian's mesa-vulkan-drivers on a machine without a GPU: RADV, ANV and HASVK
+// drive GPUs through DRM render nodes, and there is none; lavapipe is the CPU.
+FakeHost mesa_without_a_gpu() {
+  auto h = machine();
+  for (const char* driver : {"intel_hasvk", "intel", "lvp", "radeon"})
+    h.files[std::string("/usr/share/vulkan/icd.d/") + driver + "_icd.x86_64.json"] =
+        manifest(std::string("/usr/lib/x86_64-linux-gnu/libvulkan_") + driver + ".so");
+  return h;
+}
+
+TEST(VulkanProbe, MesaGpuDriversWithoutARenderNodeListNothing) {
+  auto h = mesa_without_a_gpu();
+  auto r = VulkanProbe().run(h);
+  EXPECT_TRUE(h.runs.empty());
+  EXPECT_EQ(r.backend.reason->detail, "only software renderers: llvmpipe");
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.entries[0].name, "llvmpipe");
+
+  // A display without a render node (a BMC's ast, a VM's bochs): still none.
+  auto kms_only = mesa_without_a_gpu();
+  kms_only.files["/sys/class/drm/card0/dev"] = "226:0\n";
+  VulkanProbe().run(kms_only);
+  EXPECT_TRUE(kms_only.runs.empty());
+}
+
+TEST(VulkanProbe, ARenderNodeMeansVulkaninfoIsAsked) {
+  auto h = mesa_without_a_gpu();
+  h.files["/sys/class/drm/renderD128/dev"] = "226:128\n";
+  VulkanProbe().run(h);
+  EXPECT_EQ(h.runs, std::vector<std::vector<std::string>>{kVulkaninfo});
+
+  auto unreadable = mesa_without_a_gpu();
+  unreadable.errors["/sys/class/drm"] = EACCES;
+  VulkanProbe().run(unreadable);
+  EXPECT_EQ(unreadable.runs.size(), 1u);
+}
+
+TEST(VulkanProbe, GpuDriversAloneWithNothingToDriveAreNoDevice) {
+  auto h = machine();
+  h.files["/usr/share/vulkan/icd.d/radeon_icd.x86_64.json"] =
+      manifest("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so");
+  h.files["/usr/share/vulkan/icd.d/nouveau_icd.x86_64.json"] =
+      manifest("/usr/lib/x86_64-linux-gnu/libvulkan_nouveau.so");
+  auto r = VulkanProbe().run(h);
+  EXPECT_TRUE(h.runs.empty());
+  EXPECT_TRUE(r.entries.empty());
+  EXPECT_EQ(r.backend.reason->code, ReasonCode::no_device);
+  EXPECT_EQ(r.backend.reason->detail,
+            "no Vulkan device: the installed drivers (NVK, RADV) drive GPUs through a DRM render "
+            "node and /sys/class/drm has none (vulkaninfo not run)");
 }
 
 }  // namespace
