@@ -81,11 +81,14 @@ def fake_tool(folder, name, body):
 
 
 def vulkan_envs(prefix, base_env, empty_bin, tmp):
-    """The two Vulkan states from a private prefix (Debian's vulkan-tools,
+    """The Vulkan states from a private prefix (Debian's vulkan-tools,
     libvulkan1 and mesa-vulkan-drivers unpacked with `dpkg -x` into PREFIX, so
-    nothing is installed system-wide): vulkaninfo with no driver, and with
-    Mesa's llvmpipe. The ICD file is copied with its library path pointed into
-    the prefix. Returns (no_driver_env, llvmpipe_env), or None."""
+    nothing is installed system-wide): vulkaninfo with no driver; with Mesa's
+    drivers and no GPU (the package's four manifests, copied with their library
+    paths pointed into the prefix: RADV, ANV and HASVK find no render node,
+    lavapipe lists the CPU as llvmpipe); and the same plus a manifest of a
+    driver the probe cannot rule out, so that vulkaninfo is run as on a
+    machine with a GPU. Returns (no_driver_env, llvmpipe_env, asked_env), or None."""
     tool = os.path.join(prefix, "usr/bin/vulkaninfo")
     if not os.access(tool, os.X_OK):
         return None
@@ -93,20 +96,26 @@ def vulkan_envs(prefix, base_env, empty_bin, tmp):
     if not os.path.isdir(libdir):
         libdir = os.path.join(prefix, "usr/lib/aarch64-linux-gnu")
     icd_dir = os.path.join(prefix, "usr/share/vulkan/icd.d")
-    lvp = [f for f in os.listdir(icd_dir) if f.startswith("lvp_icd")] if os.path.isdir(icd_dir) else []
+    manifests = sorted(os.listdir(icd_dir)) if os.path.isdir(icd_dir) else []
     env = dict(base_env, PATH=os.path.join(prefix, "usr/bin") + ":" + empty_bin,
                LD_LIBRARY_PATH=libdir, XDG_RUNTIME_DIR=tmp)
     no_driver = dict(env, VK_DRIVER_FILES="/nonexistent.json", VK_ICD_FILENAMES="/nonexistent.json")
-    if not lvp:
-        return no_driver, None
-    with open(os.path.join(icd_dir, lvp[0])) as f:
-        icd = f.read()
-    icd = icd.replace('"/usr/lib/', '"' + os.path.join(prefix, "usr/lib") + "/")
-    copy = os.path.join(tmp, "lvp_icd.json")
-    with open(copy, "w") as f:
-        f.write(icd)
-    llvmpipe = dict(env, VK_DRIVER_FILES=copy, VK_ICD_FILENAMES=copy)
-    return no_driver, llvmpipe
+    if not any(m.startswith("lvp_icd") for m in manifests):
+        return no_driver, None, None
+    mesa = os.path.join(tmp, "mesa-icd.d")
+    os.mkdir(mesa)
+    for m in manifests:
+        with open(os.path.join(icd_dir, m)) as f:
+            icd = f.read()
+        with open(os.path.join(mesa, m), "w") as f:
+            f.write(icd.replace('"/usr/lib/', '"' + os.path.join(prefix, "usr/lib") + "/"))
+    other = os.path.join(tmp, "other-icd.json")
+    with open(other, "w") as f:
+        f.write('{"file_format_version": "1.0.0", "ICD": {"library_path": '
+                '"libvulkan_not_installed.so", "api_version": "1.3.0"}}\n')
+    llvmpipe = dict(env, VK_DRIVER_FILES=mesa, VK_ICD_FILENAMES=mesa)
+    asked = dict(env, VK_DRIVER_FILES=mesa + ":" + other, VK_ICD_FILENAMES=mesa + ":" + other)
+    return no_driver, llvmpipe, asked
 
 
 def recorded_tool_ms(path):
@@ -274,19 +283,23 @@ def main():
     # The Vulkan states: from a private prefix when given, else a vulkaninfo on
     # PATH (installed system-wide), else not measured (said so in the rows).
     llvmpipe_env = base_env if shutil.which("vulkaninfo") else None
+    asked_env = None
     if not shutil.which("vulkaninfo"):
         no_driver_env = None
     where = "vulkaninfo on PATH"
     if args.vulkan_prefix:
         envs = vulkan_envs(os.path.abspath(args.vulkan_prefix), base_env, empty_bin, tmp)
         if envs:
-            no_driver_env, llvmpipe_env = envs
+            no_driver_env, llvmpipe_env, asked_env = envs
             where = "prefix " + args.vulkan_prefix
     print(f"Vulkan states: {where if no_driver_env else 'not measured (no vulkaninfo)'}\n")
     if llvmpipe_env:
         vulkaninfo = shutil.which("vulkaninfo", path=llvmpipe_env["PATH"])
         peers.append(measure("peer: vulkaninfo --summary (llvmpipe)",
                              [vulkaninfo, "--summary"], llvmpipe_env, runs))
+    if asked_env:
+        peers.append(measure("peer: vulkaninfo --summary (llvmpipe + another manifest)",
+                             [vulkaninfo, "--summary"], asked_env, runs))
     live = [measure("hwaccel detect, nothing installed", [hwaccel, "detect"], bare_env, runs),
             measure("hwaccel detect --json, nothing installed", [hwaccel, "detect", "--json"],
                     bare_env, runs)]
@@ -297,6 +310,9 @@ def main():
         live.append(measure("hwaccel detect, llvmpipe", [hwaccel, "detect"], llvmpipe_env, runs))
         live.append(measure("hwaccel detect --json, llvmpipe", [hwaccel, "detect", "--json"],
                             llvmpipe_env, runs))
+    if asked_env:
+        live.append(measure("hwaccel detect, llvmpipe + a manifest it must ask vulkaninfo about",
+                            [hwaccel, "detect"], asked_env, runs))
     for r in [harness] + live + peers:
         print(row(r, lstopo))
     results += live + peers
