@@ -6,11 +6,14 @@ machine the ratios between them hold even when the absolute times drift (ten
 runs in a row of one command, as in bench.py, can swing by a millisecond here).
 Each run: Popen with output to /dev/null, then wait; no warm-up beyond the
 first round. Prints median, 10th percentile and minimum per command.
+Leading NAME=VALUE words of a command set its environment, as in a shell
+(without starting one): "PATH=/empty build/hwaccel detect".
 
     bench/interleave.py --rounds 400 /bin/true "build/hwaccel detect" "OLD/hwaccel detect"
 """
 import argparse
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -22,20 +25,28 @@ def main():
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("commands", nargs="+", help="each a command line, quoted")
     args = ap.parse_args()
-    commands = [shlex.split(c) for c in args.commands]
+    commands, envs = [], []
+    for c in args.commands:
+        words = shlex.split(c)
+        env = dict(os.environ)
+        while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+            name, value = words.pop(0).split("=", 1)
+            env[name] = value
+        commands.append(words)
+        envs.append(env)
     times = [[] for _ in commands]
     with open(os.devnull, "w") as null:
         for _ in range(args.rounds):
             for i, argv in enumerate(commands):
                 start = time.perf_counter()
-                subprocess.Popen(argv, stdout=null, stderr=null).wait()
+                subprocess.Popen(argv, stdout=null, stderr=null, env=envs[i]).wait()
                 times[i].append((time.perf_counter() - start) * 1000)
     print(f"{args.rounds} rounds; load average {open('/proc/loadavg').read().split()[:3]}")
     print("| command | median ms | p10 | min |")
     print("|---|---|---|---|")
-    for argv, xs in zip(commands, times):
+    for argv, xs in zip(args.commands, times):
         xs.sort()
-        print(f"| `{shlex.join(argv)}` | {statistics.median(xs):.2f} | {xs[len(xs) // 10]:.2f} "
+        print(f"| `{argv}` | {statistics.median(xs):.2f} | {xs[len(xs) // 10]:.2f} "
               f"| {xs[0]:.2f} |")
 
 
