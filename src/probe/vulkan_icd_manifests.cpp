@@ -125,6 +125,7 @@ std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch
       {"libvulkan_broadcom.", "V3DV"},        {"libvulkan_asahi.", "Honeykrisp"},
       {"libvulkan_powervr_mesa.", "PowerVR"}, {"libvulkan_virtio.", "Venus"}};
   KnownDevices known;
+  const std::string arch = host.facts().arch;
   for (const auto& manifest : search.manifests) {
     auto text = host.read(manifest);
     if (!text) return std::nullopt;
@@ -135,18 +136,31 @@ std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch
     if (!library.is_string()) return std::nullopt;
     std::string name = library.get<std::string>();
     if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+    // A multiarch install has a manifest per architecture (lvp_icd.x86_64.json,
+    // lvp_icd.i686.json) for one driver: the loader loads the one that fits,
+    // and Mesa names each by its architecture.
+    auto add_software = [&](SoftwareIcd icd) {
+      auto same = std::find_if(known.software.begin(), known.software.end(),
+                               [&](const SoftwareIcd& s) { return s.renderer == icd.renderer; });
+      if (same == known.software.end())
+        known.software.push_back(std::move(icd));
+      else if (icd.manifest.find("." + arch + ".") != std::string::npos)
+        *same = std::move(icd);
+    };
     if (name.rfind("libvulkan_lvp.", 0) == 0) {
-      known.software.push_back({manifest, "llvmpipe", "Mesa", "lavapipe"});
+      add_software({manifest, "llvmpipe", "Mesa", "lavapipe"});
       continue;
     }
     if (name.rfind("libvk_swiftshader.", 0) == 0) {
-      known.software.push_back({manifest, "SwiftShader", "Google", "SwiftShader"});
+      add_software({manifest, "SwiftShader", "Google", "SwiftShader"});
       continue;
     }
     auto drm = std::find_if(std::begin(kDrmDrivers), std::end(kDrmDrivers),
                             [&](const auto& d) { return name.rfind(d.first, 0) == 0; });
     if (drm == std::end(kDrmDrivers)) return std::nullopt;
-    known.idle_drivers.emplace_back(drm->second);
+    if (std::find(known.idle_drivers.begin(), known.idle_drivers.end(), drm->second) ==
+        known.idle_drivers.end())
+      known.idle_drivers.emplace_back(drm->second);
   }
   if (!known.idle_drivers.empty()) {
     auto nodes = host.list("/sys/class/drm");

@@ -231,6 +231,25 @@ TEST(VulkanProbe, MesaGpuDriversWithoutARenderNodeListNothing) {
   EXPECT_TRUE(kms_only.runs.empty());
 }
 
+// Debian multiarch with i386 Mesa too: a manifest per architecture, one driver each.
+TEST(VulkanProbe, AManifestPerArchitectureIsOneDriver) {
+  auto h = mesa_without_a_gpu();
+  for (const char* driver : {"lvp", "radeon"})
+    h.files[std::string("/usr/share/vulkan/icd.d/") + driver + "_icd.i686.json"] =
+        manifest(std::string("/usr/lib/i386-linux-gnu/libvulkan_") + driver + ".so");
+  auto r = VulkanProbe().run(h);
+  EXPECT_TRUE(h.runs.empty());
+  ASSERT_EQ(r.entries.size(), 1u);  // not llvmpipe twice, and the one this machine loads
+  EXPECT_NE(r.entries[0].reason->detail.find("lvp_icd.x86_64.json"), std::string::npos);
+
+  auto gpu_drivers_only = machine();
+  for (const char* arch : {"i686", "x86_64"})
+    gpu_drivers_only.files[std::string("/usr/share/vulkan/icd.d/radeon_icd.") + arch + ".json"] =
+        manifest("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so");
+  EXPECT_NE(VulkanProbe().run(gpu_drivers_only).backend.reason->detail.find("drivers (RADV)"),
+            std::string::npos);
+}
+
 TEST(VulkanProbe, ARenderNodeMeansVulkaninfoIsAsked) {
   auto h = mesa_without_a_gpu();
   h.files["/sys/class/drm/renderD128/dev"] = "226:128\n";
