@@ -42,7 +42,8 @@ class FdCloser {
 // attribute and procfs 0, whatever the real length. `short_read_is_eof`: a read
 // that returns less than asked was the whole file, as for sysfs, whose
 // attributes are produced in one piece at the first read. That saves the
-// second read() of every sysfs file (a quarter of detection's system calls).
+// second read() of every sysfs file (24 of the 197 system calls of a detection
+// with nothing installed).
 Result<std::string> read_to_eof(const std::string& real, std::string_view path, int extra_flags,
                                 bool short_read_is_eof) {
   int fd = ::open(real.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);
