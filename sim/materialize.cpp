@@ -127,8 +127,9 @@ class Planner {
          (env_sh.find("\"$nl\"") != std::string::npos ? "nl='\n'\n" : "") + env_sh, "", 0644});
     std::string special_text;
     for (const auto& [path, what] : special_)
-      special_text += (path.find_first_of("\t\n") == std::string::npos ? path : display_quote(path)) +
-                      "\t" + what + "\n";
+      special_text +=
+          (path.find_first_of("\t\n") == std::string::npos ? path : display_quote(path)) + "\t" +
+          what + "\n";
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/special", special_text, "", 0644});
   }
 
@@ -169,7 +170,8 @@ class Planner {
       return;
     }
     if (e.kind != PlannedEntry::Kind::dir && taken(e.path)) {
-      plan_.notes.push_back(display_quote(e.path) + ": not materialized: files are recorded below it");
+      plan_.notes.push_back(display_quote(e.path) +
+                            ": not materialized: files are recorded below it");
       return;
     }
     by_path_[e.path] = plan_.entries.size();
@@ -270,8 +272,7 @@ std::string check_tool_names(const Snapshot& snapshot) {
         return where + "not a plain absolute path (no \"..\" component, not \"/\")";
       if (*normal == kMetaDir || is_below(*normal, kMetaDir))
         return where + "reserved for hwsim's own files (" + kMetaDir + ")";
-    } else if (name.empty() || name == "." || name == ".." ||
-               name.find('/') != std::string::npos) {
+    } else if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) {
       return where +
              "not a tool name (a name run from PATH is not \"\", \".\" or \"..\" and holds no "
              "\"/\"; a path must be absolute)";
@@ -294,6 +295,7 @@ bool steers_code_loading(std::string_view key) {
   // the shells' startup files and options, and the interpreters' preload hooks: each
   // makes a program load or run code named by the value, and under `hwsim run` a
   // snapshot's own /sys, /proc and /dev files are there to be named.
+  // clang-format off
   static const std::set<std::string_view> names = {
       "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH",
       "MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR",
@@ -302,6 +304,7 @@ bool steers_code_loading(std::string_view key) {
       "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH",
       "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "LUA_INIT", "LUA_PATH",
       "LUA_CPATH"};
+  // clang-format on
   return names.count(key) > 0;
 }
 

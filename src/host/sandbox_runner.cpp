@@ -186,7 +186,8 @@ void cover_proc(const SandboxSpec& spec, int tree, std::vector<std::string>& unc
 // file (what runs it gets the shim; nothing reads one as its settings), not in /etc,
 // and not the shell the shims themselves run.
 std::string why_not_bind_over(const std::string& path) {
-  struct stat st {}, shell{};
+  struct stat st {
+  }, shell{};
   if (::stat(path.c_str(), &st) != 0) return std::string("stat: ") + std::strerror(errno);
   if (!S_ISREG(st.st_mode) || (st.st_mode & 0111) == 0)
     return "this machine's is not an executable file (a shim is bound only over one)";

@@ -23,10 +23,10 @@ struct SandboxSpec {
   std::string hostname;                    // "" keeps the real one
   std::vector<std::string> proc_present;   // see sim/mount_plan.h
   std::vector<std::string> proc_absent;
-  std::vector<std::string> tool_paths;  // shims at absolute paths elsewhere (/opt/...)
+  std::vector<std::string> tool_paths;       // shims at absolute paths elsewhere (/opt/...)
   std::string shim_paths = "/.hwsim/paths";  // where in the tree those shims are (only they)
-  bool use_namespace = true;            // false: run without one (reports what is not covered)
-  bool verbose = false;                 // also say what was covered
+  bool use_namespace = true;                 // false: run without one (reports what is not covered)
+  bool verbose = false;                      // also say what was covered
 };
 
 struct SandboxResult {

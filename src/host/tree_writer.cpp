@@ -55,7 +55,8 @@ std::string open_root(const std::string& root, Fd& out) {
   fs::path parent = fs::path(root).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
   if (ec) return "cannot create " + parent.string() + ": " + ec.message();
-  if (::mkdir(root.c_str(), 0755) != 0 && errno != EEXIST) return fail("cannot create", root, errno);
+  if (::mkdir(root.c_str(), 0755) != 0 && errno != EEXIST)
+    return fail("cannot create", root, errno);
   Fd fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.ok()) {
     if (errno == ELOOP || errno == ENOTDIR)

@@ -26,7 +26,9 @@ class TreeWriter : public ::testing::Test {
   void TearDown() override { EXPECT_EQ(remove_tree(base_), ""); }
   bool canary_untouched() const { return fs::is_empty(canary_); }
 
-  static TreePlan plan(std::vector<PlannedEntry> entries) { return {std::move(entries), {}, {}, ""}; }
+  static TreePlan plan(std::vector<PlannedEntry> entries) {
+    return {std::move(entries), {}, {}, ""};
+  }
   std::string base_, canary_;
 };
 
@@ -40,7 +42,8 @@ TEST_F(TreeWriter, WritesFoldersFilesAndLinks) {
                        root),
             "");
   EXPECT_EQ(fs::file_size(root + "/a/b/c"), 5u);
-  EXPECT_EQ(fs::status(root + "/a/b/c").permissions(), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(fs::status(root + "/a/b/c").permissions(),
+            fs::perms::owner_read | fs::perms::owner_write);
   EXPECT_EQ(fs::read_symlink(root + "/a/l"), "/elsewhere");
 }
 

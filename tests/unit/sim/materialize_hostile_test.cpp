@@ -92,7 +92,8 @@ TEST_F(Hostile, EnvKeysMustBeVariableNames) {
   TreePlan plan = write();
   const std::string env_sh = find(plan, "/.hwsim/env.sh")->bytes;
   EXPECT_EQ(env_sh.find("touch " + canary_ + "/y"), std::string::npos) << env_sh;
-  EXPECT_TRUE(has_line_with(plan.warnings, "env 'X;touch " + canary_ + "/y;Y': not a variable name"));
+  EXPECT_TRUE(
+      has_line_with(plan.warnings, "env 'X;touch " + canary_ + "/y;Y': not a variable name"));
   ToolRun sourced = sh(". " + root_ + "/.hwsim/env.sh && printf '%s' \"$GOOD\"");
   EXPECT_EQ(sourced.exit_code, 0) << sourced.err;
   EXPECT_EQ(sourced.out, "it's $(touch " + canary_ + "/v)\nnext");
@@ -144,7 +145,8 @@ TEST_F(Hostile, OnlySysProcDevArePresented) {
 // Item 7: names that cannot be a shim stop the plan before anything is planned,
 // naming the run.
 TEST_F(Hostile, ToolNamesThatCannotBeShimsAreRefusedWithTheirRun) {
-  for (const std::string name : {"", ".", "..", "bin/x", "./x", "/opt/../etc/x", "/", "/.hwsim/x"}) {
+  for (const std::string name :
+       {"", ".", "..", "bin/x", "./x", "/opt/../etc/x", "/", "/.hwsim/x"}) {
     s_.tools.clear();
     add_tool({"ok-tool", "-L"});
     add_tool({name, "-L"});

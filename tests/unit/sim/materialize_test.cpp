@@ -172,7 +172,8 @@ TEST(Materialize, MissingToolsGetAShimOnlyWhenAskedTo) {
   const PlannedEntry* shim = find(plan, "/.hwsim/bin/hl-smi");
   ASSERT_TRUE(shim);
   EXPECT_EQ(shim->mode, 0755u);
-  EXPECT_NE(shim->bytes.find("printf '%s: not found\\n' 'hl-smi' >&2\n  exit 127"), std::string::npos)
+  EXPECT_NE(shim->bytes.find("printf '%s: not found\\n' 'hl-smi' >&2\n  exit 127"),
+            std::string::npos)
       << shim->bytes;
 }
 
