@@ -34,8 +34,9 @@ std::vector<std::string> split(std::string_view text, char by) {
 
 // Same shape, nothing hostile: what decides the script's structure is kept.
 std::string benign(const std::string& word) {
-  if (word.find('\0') != std::string::npos) return std::string(1, '\0');  // still skipped
-  return !word.empty() && word[0] == '/' ? "/w" : "w";
+  std::string out = !word.empty() && word[0] == '/' ? "/w" : "w";  // absolute stays absolute
+  if (word.find('\0') != std::string::npos) out += '\0';           // a skipped run stays skipped
+  return out;
 }
 
 struct Shim {
