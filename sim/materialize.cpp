@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <set>
+#include <string_view>
 
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
@@ -14,12 +15,6 @@ namespace {
 bool is_below(const std::string& path, const std::string& dir) {
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
          (dir == "/" || path[dir.size()] == '/');
-}
-
-std::string env_quote(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 class Planner {
@@ -71,7 +66,11 @@ class Planner {
     std::map<std::string, std::vector<ShimRun>> by_name, by_path;
     int id = 0;
     for (const auto& [argv, tool] : s_.tools) {
-      if (argv.empty()) continue;
+      if (!shim_answerable(argv)) {
+        plan_.warnings.push_back("no shim answers `" + display_join(argv) +
+                                 "`: a word holds a NUL byte, which no program can pass");
+        continue;
+      }
       std::string data_id = std::to_string(id++);
       if (!tool.run.out.empty())
         put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/tools/" + data_id + ".out",
@@ -79,27 +78,22 @@ class Planner {
       if (!tool.run.err.empty())
         put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/tools/" + data_id + ".err",
              tool.run.err, "", 0644});
-      if (argv[0].find('/') != std::string::npos) {
-        // Run by absolute path (/opt/qti-aic/tools/qaic-util): the shim sits at that
-        // path in the tree, and `hwsim run` mounts it there.
-        auto normal = normalize_absolute(argv[0]);
-        if (!normal || has_dotdot(argv[0]) || *normal == "/" || *normal == kMetaDir ||
-            is_below(*normal, kMetaDir)) {
-          plan_.notes.push_back("no shim for `" + shell_join(argv) +
-                                "`: only tools run by name or by absolute path get one");
-          continue;
-        }
-        by_path[*normal].push_back({&tool, data_id});
-        continue;
-      }
-      by_name[argv[0]].push_back({&tool, data_id});
+      // Run by absolute path (/opt/qti-aic/tools/qaic-util): the shim sits at that
+      // path in the tree, and `hwsim run` puts it in place (check_tool_names vetted it).
+      if (argv[0][0] == '/')
+        by_path[*normalize_absolute(argv[0])].push_back({&tool, data_id});
+      else
+        by_name[argv[0]].push_back({&tool, data_id});
     }
     put({PlannedEntry::Kind::dir, kShimDir, "", "", 0755});
     for (const auto& [path, runs] : by_path) {
       unsigned mode = shim_mode(runs);
       if (mode == 0) continue;
-      put({PlannedEntry::Kind::file, path,
-           shim_script(path, runs, root + kMetaDir + "/tools", sleep_), "", mode});
+      std::string script = shim_script(path, runs, root + kMetaDir + "/tools", sleep_);
+      put({PlannedEntry::Kind::file, path, script, "", mode});
+      // The copy `hwsim run` mounts: a folder that holds shims and nothing from the
+      // snapshot's files, whatever the snapshot records at the same path.
+      put({PlannedEntry::Kind::file, std::string(kShimPathsDir) + path, script, "", mode});
       special(path, "tool shim (run by absolute path)");
     }
     for (const auto& [name, runs] : by_name) {
@@ -113,14 +107,29 @@ class Planner {
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
            shim_script(name, runs, "../tools", sleep_), "", mode});
     }
+    std::vector<std::string> dropped;
+    const auto env = run_environment(s_, root + kShimDir, &dropped);
+    for (auto& why : dropped) plan_.warnings.push_back(std::move(why));
     std::string env_lines, env_sh;
-    for (const auto& [k, v] : s_.env) env_lines += k + "=" + v + "\n";
-    for (const auto& [k, v] : run_environment(s_, root + kShimDir))
-      env_sh += "export " + k + "=" + env_quote(v) + "\n";
+    for (const auto& [k, v] : s_.env) {
+      if (!env.count(k)) continue;  // dropped above
+      if (v.find('\n') != std::string::npos) {
+        plan_.notes.push_back("env " + k + ": not in " + std::string(kMetaDir + 1) +
+                              "/env (its value holds a newline; env.sh has it)");
+        continue;
+      }
+      env_lines += k + "=" + v + "\n";
+    }
+    for (const auto& [k, v] : env) env_sh += "export " + k + "=" + shim_quote(v) + "\n";
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env", env_lines, "", 0644});
-    put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh", env_sh, "", 0644});
+    // env.sh sets nl: shim_quote spells a newline as "$nl".
+    put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh",
+         (env_sh.find("\"$nl\"") != std::string::npos ? "nl='\n'\n" : "") + env_sh, "", 0644});
     std::string special_text;
-    for (const auto& [path, what] : special_) special_text += path + "\t" + what + "\n";
+    for (const auto& [path, what] : special_)
+      special_text +=
+          (path.find_first_of("\t\n") == std::string::npos ? path : display_quote(path)) + "\t" +
+          what + "\n";
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/special", special_text, "", 0644});
   }
 
@@ -147,7 +156,8 @@ class Planner {
     for (std::string p = parent_dir(e.path); p != "/"; p = parent_dir(p)) {
       auto it = by_path_.find(p);
       if (it != by_path_.end() && plan_.entries[it->second].kind != PlannedEntry::Kind::dir) {
-        plan_.notes.push_back(e.path + ": not materialized: " + p + " is not a folder");
+        plan_.notes.push_back(display_quote(e.path) + ": not materialized: " + display_quote(p) +
+                              " is not a folder");
         return;
       }
     }
@@ -155,11 +165,13 @@ class Planner {
     if (it != by_path_.end()) {
       PlannedEntry& old = plan_.entries[it->second];
       if (old.kind == PlannedEntry::Kind::dir && e.kind == PlannedEntry::Kind::dir) return;
-      plan_.notes.push_back(e.path + ": recorded twice (through a link); the first is kept");
+      plan_.notes.push_back(display_quote(e.path) +
+                            ": recorded twice (through a link); the first is kept");
       return;
     }
     if (e.kind != PlannedEntry::Kind::dir && taken(e.path)) {
-      plan_.notes.push_back(e.path + ": not materialized: files are recorded below it");
+      plan_.notes.push_back(display_quote(e.path) +
+                            ": not materialized: files are recorded below it");
       return;
     }
     by_path_[e.path] = plan_.entries.size();
@@ -247,9 +259,74 @@ std::string resolve_through_links(const Snapshot& snapshot, const std::string& p
   return "";
 }
 
+std::string check_tool_names(const Snapshot& snapshot) {
+  for (const auto& [argv, tool] : snapshot.tools) {
+    if (argv.empty()) return "tools: an entry with an empty argv";
+    if (!shim_answerable(argv)) continue;  // no shim: a warning of the plan
+    const std::string& name = argv[0];
+    std::string where = "tools: the run of `" + display_join(argv) + "`: argv[0] (" +
+                        (name.empty() ? std::string("\"\"") : display_quote(name)) + ") is ";
+    if (!name.empty() && name[0] == '/') {
+      auto normal = normalize_absolute(name);
+      if (!normal || has_dotdot(name) || *normal == "/")
+        return where + "not a plain absolute path (no \"..\" component, not \"/\")";
+      if (*normal == kMetaDir || is_below(*normal, kMetaDir))
+        return where + "reserved for hwsim's own files (" + kMetaDir + ")";
+    } else if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) {
+      return where +
+             "not a tool name (a name run from PATH is not \"\", \".\" or \"..\" and holds no "
+             "\"/\"; a path must be absolute)";
+    }
+  }
+  return "";
+}
+
+bool is_variable_name(std::string_view key) {
+  if (key.empty() || (key[0] >= '0' && key[0] <= '9')) return false;
+  for (char c : key)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  return true;
+}
+
+bool steers_code_loading(std::string_view key) {
+  if (key.rfind("LD_", 0) == 0 || key.rfind("DYLD_", 0) == 0) return true;
+  // glibc's "unsecure" variables (ignored for setuid programs for the same reason),
+  // the shells' startup files and options, and the interpreters' preload hooks: each
+  // makes a program load or run code named by the value, and under `hwsim run` a
+  // snapshot's own /sys, /proc and /dev files are there to be named.
+  // clang-format off
+  static const std::set<std::string_view> names = {
+      "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH",
+      "MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR",
+      "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS",
+      "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PERL5OPT", "PERL5LIB",
+      "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH",
+      "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "LUA_INIT", "LUA_PATH",
+      "LUA_CPATH"};
+  // clang-format on
+  return names.count(key) > 0;
+}
+
 std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
-                                                   const std::string& shim_dir) {
-  std::map<std::string, std::string> env = snapshot.env;
+                                                   const std::string& shim_dir,
+                                                   std::vector<std::string>* dropped) {
+  std::map<std::string, std::string> env;
+  for (const auto& [key, value] : snapshot.env) {
+    std::string why;
+    if (!is_variable_name(key))
+      why = "env " + display_quote(key) +
+            ": not a variable name ([A-Za-z_][A-Za-z0-9_]*): not passed on";
+    else if (steers_code_loading(key))
+      why = "env " + key + ": makes programs load or run code it names: not passed on";
+    else if (value.find('\0') != std::string::npos)
+      why = "env " + key + ": its value holds a NUL byte, which no environment can pass";
+    if (!why.empty()) {
+      if (dropped) dropped->push_back(std::move(why));
+      continue;
+    }
+    env.emplace(key, value);
+  }
   auto path = env.find("PATH");
   std::string rest = path != env.end() ? path->second : std::string(kDefaultSearchPath);
   env["PATH"] = rest.empty() ? shim_dir : shim_dir + ":" + rest;
@@ -273,6 +350,9 @@ TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
                           const std::set<std::string>& shim_missing,
                           const std::string& sleep_program) {
   TreePlan plan;
+  // Nothing is planned for a snapshot that cannot be materialized (plan.error).
+  plan.error = check_tool_names(snapshot);
+  if (!plan.error.empty()) return plan;
   Planner planner(snapshot, plan, shim_missing, sleep_program);
   // The three trees `hwsim run` mounts exist even when the snapshot has nothing there.
   for (const char* top : {"/sys", "/proc", "/dev"}) planner.dir(top);

@@ -3,6 +3,7 @@
 //
 // DIR/...                  the snapshot's files, links and folders at their paths
 // DIR/.hwsim/bin/NAME      one shim per tool name (sim/shim_script.h)
+// DIR/.hwsim/paths/P       the shim of a tool run by absolute path P (also at DIR/P)
 // DIR/.hwsim/tools/N.out   the recorded stdout / stderr bytes of tool run N
 // DIR/.hwsim/env           the snapshot's environment, NAME=VALUE lines (sorted)
 // DIR/.hwsim/env.sh        the same as `export NAME='VALUE'`, PATH with the shims first
@@ -12,6 +13,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/host/tree_writer.h"
@@ -21,6 +23,9 @@ namespace hwaccel::sim {
 
 inline constexpr const char* kMetaDir = "/.hwsim";
 inline constexpr const char* kShimDir = "/.hwsim/bin";
+// Shims of tools run by absolute path, at their paths below it, and nothing else:
+// what `hwsim run` binds or overlays (never a folder of the snapshot's own files).
+inline constexpr const char* kShimPathsDir = "/.hwsim/paths";
 
 // `root` is where the tree will be written (absolute), for env.sh's PATH.
 // A tool recorded as not found gets no shim (a PATH search fails as it did),
@@ -29,17 +34,34 @@ inline constexpr const char* kShimDir = "/.hwsim/bin";
 // for a missing command (exit 127, "NAME: not found" on stderr).
 // `sleep_program` non-empty: the shims wait each run's recorded ms with it before
 // answering (`--latency`, sim/shim_script.h); "" answers at once.
+// A tool name that cannot be a shim ("", ".", "..", a relative path, a path that
+// is not plain) sets plan.error, naming the run, and plans nothing: write nothing.
+// What is left out for safety (env keys, loader variables, NUL words) is in
+// plan.warnings; what a plain tree cannot show, in plan.notes.
 TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
                           const std::set<std::string>& shim_missing = {},
                           const std::string& sleep_program = "");
+
+// "" or, for the first tool whose name cannot be a shim, which run and why
+// (`tools: the run of `. -L`: argv[0] ".": not a tool name ...`).
+std::string check_tool_names(const Snapshot& snapshot);
 
 // Tools by name whose every recorded run is not-found.
 std::set<std::string> tools_recorded_missing(const Snapshot& snapshot);
 
 // The environment a program run on the host gets: the snapshot's `env`, with
 // PATH = `shim_dir` followed by the snapshot's PATH (or the default search list).
+// Never passed on, each with a line in `dropped`: a key that is not a variable
+// name, a variable that makes programs load or run code it names (LD_*, DYLD_*,
+// glibc's unsecure list, BASH_ENV, PYTHONPATH, ...), a value holding a NUL.
 std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
-                                                   const std::string& shim_dir);
+                                                   const std::string& shim_dir,
+                                                   std::vector<std::string>* dropped = nullptr);
+
+// [A-Za-z_][A-Za-z0-9_]*
+bool is_variable_name(std::string_view key);
+// Whether a variable makes programs load or run code it names (see run_environment).
+bool steers_code_loading(std::string_view key);
 
 // Where a recorded path lands once the links recorded above it are followed
 // inside the snapshot ("/sys/class/drm/card0/device/vendor" -> "/sys/devices/..."),

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <map>
 
+#include "sim/shim_script.h"
 #include "src/host/path.h"
 
 namespace hwaccel::sim {
@@ -24,6 +25,8 @@ MountPlan plan_mounts(const Snapshot& snapshot) {
   MountPlan plan;
   for (const auto& [path, entry] : snapshot.files) {
     auto parts = path_components(path);
+    if (!parts.empty() && parts[0] != "proc" && parts[0] != "sys" && parts[0] != "dev")
+      plan.not_presented.push_back(path);
     if (parts.size() < 2 || parts[0] != "proc") continue;
     if (per_process(parts)) {
       plan.proc_skipped.push_back(path + ": a per-process path (it names the reader)");
@@ -48,7 +51,7 @@ MountPlan plan_mounts(const Snapshot& snapshot) {
   }
   std::map<std::string, bool> missing;  // absolute tool path -> recorded as not found every time
   for (const auto& [argv, tool] : snapshot.tools) {
-    if (argv.empty() || argv[0].empty() || argv[0][0] != '/') continue;
+    if (argv.empty() || argv[0].empty() || argv[0][0] != '/' || !shim_answerable(argv)) continue;
     auto normal = normalize_absolute(argv[0]);
     if (!normal || has_dotdot(argv[0])) continue;
     auto it = missing.try_emplace(*normal, true).first;

@@ -2,6 +2,9 @@
 // whole of /sys and /dev (the materialized ones replace the real ones), and under
 // /proc only what the snapshot recorded (procfs itself stays: programs need
 // /proc/self). Per-process paths (/proc/self, /proc/<pid>) are never covered.
+// Nothing else of the snapshot's files is ever presented (a recorded /etc file
+// must not replace this machine's): those are listed, and only tool shims are put
+// at paths elsewhere (src/host/sandbox_runner.h says where that is safe).
 #pragma once
 
 #include <string>
@@ -21,6 +24,8 @@ struct MountPlan {
   std::vector<std::string> tool_paths;
   // "PATH: why" for recorded /proc paths that are not covered at all.
   std::vector<std::string> proc_skipped;
+  // Recorded paths outside /sys, /proc and /dev: the command sees this machine's.
+  std::vector<std::string> not_presented;
 };
 
 MountPlan plan_mounts(const Snapshot& snapshot);

@@ -4,10 +4,16 @@
 // the shim with that signal) and fails loudly, naming the argv, on anything else.
 // With a sleep program (`hwsim run --latency`), each answer first waits the run's
 // recorded wall time (`ms`), so a caller sees the recorded host's tool latencies.
+//
+// Snapshots are hostile: the script is fixed text, and every byte that comes from
+// outside it (argv words, the tool's name, the data folder, the sleep program)
+// enters through shim_quote() only, never a comment, never unquoted.
+// tests/fuzz/shim_script_fuzz.cpp checks that no input changes the script's shape.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/snapshot/snapshot.h"
@@ -20,15 +26,25 @@ inline constexpr int kShimMissExit = 127;
 
 struct ShimRun {
   const ToolEntry* tool = nullptr;
-  std::string data_id;  // files DATA/<id>.out and DATA/<id>.err hold its bytes
+  std::string data_id;  // files DATA/<id>.out and DATA/<id>.err hold its bytes (digits only)
 };
 
 // The script for `name`; `data_dir` is relative to the script's own folder, or absolute.
 // `sleep_program` (absolute, one that takes fractions of a second, as coreutils' and
 // busybox's do): "" answers at once; otherwise a run recorded with ms > 0 first runs
 // `SLEEP SECONDS` (23 ms -> 0.023). A recorded hang hangs as it does without.
+// A run whose argv holds a NUL byte gets no answer (no program can pass one:
+// see shim_answerable); the planner reports it.
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
                         const std::string& data_dir, const std::string& sleep_program = "");
+
+// Whether a recorded argv can reach a shim at all: execve's words end at a NUL byte.
+bool shim_answerable(const std::vector<std::string>& argv);
+
+// The one quoting function of the shims: `word` as one POSIX sh word that means
+// exactly its bytes: single quotes, a ' as '\'', and a newline as '"$nl"' (the
+// script sets nl, so that no line of it starts with text from outside).
+std::string shim_quote(std::string_view word);
 
 // 23 -> "0.023", 1500 -> "1.500": milliseconds as a `sleep` argument.
 std::string sleep_seconds(std::int64_t ms);

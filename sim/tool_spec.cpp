@@ -126,4 +126,39 @@ std::string shell_join(const std::vector<std::string>& argv) {
   return out;
 }
 
+std::string display_quote(std::string_view word) {
+  bool control = false;
+  for (char c : word) control = control || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  if (!control) return shell_quote(word);
+  static const char* hex = "0123456789abcdef";
+  std::string out = "\"";
+  for (char c : word) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string display_join(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& word : argv) {
+    if (!out.empty()) out += ' ';
+    out += display_quote(word);
+  }
+  return out;
+}
+
 }  // namespace hwaccel::sim

@@ -28,4 +28,10 @@ std::vector<std::string> split_words(std::string_view text, std::string& error);
 std::string shell_quote(std::string_view word);
 std::string shell_join(const std::vector<std::string>& argv);
 
+// For messages about hostile text: shell_quote() when the word has no control
+// byte (and no byte of 0x7f), else a double-quoted C-style form ("a\nb", "\x1b"),
+// so that a note never carries a newline or a terminal escape from a snapshot.
+std::string display_quote(std::string_view word);
+std::string display_join(const std::vector<std::string>& argv);
+
 }  // namespace hwaccel::sim

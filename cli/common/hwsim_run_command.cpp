@@ -8,6 +8,7 @@
 #include "cli/common/exit_codes.h"
 #include "sim/materialize.h"
 #include "sim/mount_plan.h"
+#include "sim/tool_spec.h"
 #include "src/host/live_host.h"
 #include "src/host/process_runner.h"
 #include "src/host/sandbox_runner.h"
@@ -88,6 +89,14 @@ std::string latency_sleep(const Snapshot& s, const char* who) {
               << "the shims answer at once\n";
   return *sleep;
 }
+
+// A snapshot whose tool names cannot be shims is refused before anything is written.
+bool refuse_unfit(const Snapshot& s, const std::string& path) {
+  std::string why = sim::check_tool_names(s);
+  if (why.empty()) return true;
+  std::cerr << "error: " << path << ": " << why << "\n";
+  return false;
+}
 }  // namespace
 
 MaterializeCommand add_materialize_command(CLI::App& app) {
@@ -104,6 +113,7 @@ MaterializeCommand add_materialize_command(CLI::App& app) {
 int MaterializeCommand::run() const {
   auto snapshot = load(args->host_path);
   if (!snapshot) return kExitBadInput;
+  if (!refuse_unfit(*snapshot, args->host_path)) return kExitBadInput;
   std::string error;
   std::string cwd = current_directory(error);
   if (cwd.empty()) {
@@ -119,6 +129,7 @@ int MaterializeCommand::run() const {
     std::cerr << "error: " << why << "\n";
     return kExitCannotWrite;
   }
+  for (const auto& left : plan.warnings) std::cerr << "note: left out: " << left << "\n";
   for (const auto& note : plan.notes) std::cerr << "note: " << note << "\n";
   std::cerr << "materialized " << args->host_path << " -> " << root << ": " << plan.entries.size()
             << " entries; shims in " << root << sim::kShimDir << ", environment in " << root
@@ -145,6 +156,7 @@ RunCommand add_run_command(CLI::App& app) {
 int RunCommand::run() const {
   auto snapshot = load(args->host_path);
   if (!snapshot) return kExitBadInput;
+  if (!refuse_unfit(*snapshot, args->host_path)) return kExitBadInput;
   std::string sleep;
   if (args->latency && (sleep = latency_sleep(*snapshot, "hwsim run")).empty()) return kExitUsage;
   std::string error;
@@ -162,6 +174,7 @@ int RunCommand::run() const {
     remove_tree(root);
     return kExitCannotWrite;
   }
+  for (const auto& left : plan.warnings) std::cerr << "hwsim run: left out: " << left << "\n";
   if (args->verbose)
     for (const auto& note : plan.notes) std::cerr << "hwsim run: note: " << note << "\n";
   sim::MountPlan mounts = sim::plan_mounts(*snapshot);
@@ -174,10 +187,14 @@ int RunCommand::run() const {
   spec.proc_present = mounts.proc_present;
   spec.proc_absent = mounts.proc_absent;
   spec.tool_paths = mounts.tool_paths;
+  spec.shim_paths = sim::kShimPathsDir;
   spec.use_namespace = !args->no_namespace;
   spec.verbose = args->verbose;
   for (const auto& skipped : mounts.proc_skipped)
     std::cerr << "hwsim run: not covered: " << skipped << "\n";
+  for (const auto& path : mounts.not_presented)
+    std::cerr << "hwsim run: not presented: " << sim::display_quote(path)
+              << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";
   say_unrecorded_leaks(*snapshot);
 
   SandboxResult result = run_in_sandbox(spec);

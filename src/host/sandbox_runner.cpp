@@ -15,6 +15,7 @@
 
 #include "src/host/path.h"
 #include "src/host/process_runner.h"
+#include "src/host/tree_fd.h"
 
 namespace hwaccel {
 namespace {
@@ -49,12 +50,6 @@ bool is_dir(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool bind(const std::string& from, const std::string& to, std::string& why) {
-  if (::mount(from.c_str(), to.c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0) return true;
-  why = std::string("mount --bind ") + from + " " + to + ": " + std::strerror(errno);
-  return false;
-}
-
 // A private mount (and UTS) namespace for this process: as root directly, else
 // through a user namespace that maps our own uid and gid. Returns "" or why not.
 std::string enter_namespace(bool& uts) {
@@ -72,37 +67,53 @@ std::string enter_namespace(bool& uts) {
   return "";
 }
 
+// Binds the tree's `rel` (reached without following any link in the tree) over
+// the real `target`.
+bool bind_from_tree(int tree, const std::string& rel, const std::string& target, Walk walk,
+                    std::string& why) {
+  Fd from = open_in_tree(tree, rel, walk, why);
+  if (!from.ok()) return false;
+  if (::mount(from.proc_path().c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0)
+    return true;
+  why = "mount --bind (the tree's " + rel + ") " + target + ": " + std::strerror(errno);
+  return false;
+}
+
 // /dev of the simulated host, plus what any program needs to run at all.
-void cover_dev(const std::string& tree, std::vector<std::string>& uncovered,
-               std::vector<std::string>& covered) {
-  const std::string dev = tree + "/dev";
+void cover_dev(int tree, std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+  std::string why;
+  Fd dev = open_in_tree(tree, "/dev", Walk::make_dirs, why);
+  if (!dev.ok()) {
+    uncovered.push_back("/dev: " + why);
+    return;
+  }
+  struct stat st {};
   for (const char* name : {"null", "zero", "full", "random", "urandom", "tty"}) {
     std::string real = std::string("/dev/") + name;
     if (!exists(real)) continue;
-    std::string spot = dev + "/" + name;
-    ::unlink(spot.c_str());
-    int fd = ::open(spot.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
+    // Whatever the snapshot put there (a link included) gives way to a plain file.
+    ::unlinkat(dev.get(), name, 0);
+    int fd = ::openat(dev.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) ::close(fd);
-    std::string why;
-    if (!bind(real, spot, why)) uncovered.push_back(real + " (basic device): " + why);
+    if (!bind_from_tree(tree, real, real, Walk::open, why))
+      uncovered.push_back(real + " (basic device): " + why);
   }
   for (const char* name : {"pts", "shm", "mqueue"}) {
     std::string real = std::string("/dev/") + name;
     if (!is_dir(real)) continue;
-    std::string spot = dev + "/" + name;
-    ::mkdir(spot.c_str(), 0755);
-    std::string why;
-    if (!bind(real, spot, why)) uncovered.push_back(real + " (basic device): " + why);
+    if (::fstatat(dev.get(), name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
+      ::unlinkat(dev.get(), name, 0);
+    if (!bind_from_tree(tree, real, real, Walk::make_dirs, why))
+      uncovered.push_back(real + " (basic device): " + why);
   }
   for (auto [name, target] :
        {std::pair{"fd", "/proc/self/fd"}, std::pair{"stdin", "/proc/self/fd/0"},
         std::pair{"stdout", "/proc/self/fd/1"}, std::pair{"stderr", "/proc/self/fd/2"},
         std::pair{"ptmx", "pts/ptmx"}}) {
-    std::string spot = dev + "/" + name;
-    if (!exists(spot)) ::symlink(target, spot.c_str());
+    if (::fstatat(dev.get(), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      ::symlinkat(target, dev.get(), name);
   }
-  std::string why;
-  if (bind(dev, "/dev", why))
+  if (bind_from_tree(tree, "/dev", "/dev", Walk::open, why))
     covered.push_back("/dev");
   else
     uncovered.push_back("/dev: " + why);
@@ -118,8 +129,9 @@ bool under_any(const std::string& path, const std::vector<std::string>& dirs) {
 
 // The recorded /proc paths: each present one bound over the real one; where the
 // real one is missing (procfs holds no new files) its nearest folder below /proc
-// is replaced by the tree's; where an absent one exists here, the same.
-void cover_proc(const SandboxSpec& spec, std::vector<std::string>& uncovered,
+// is replaced by the tree's; where an absent one exists here, the same. Nothing
+// in the tree is reached through a link (a snapshot's `/proc/sys: {link: ...}`).
+void cover_proc(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                 std::vector<std::string>& covered) {
   std::vector<std::string> replaced;  // folders below /proc now the tree's
   auto replace_folder = [&](const std::string& dir, const std::string& for_path) {
@@ -128,14 +140,8 @@ void cover_proc(const SandboxSpec& spec, std::vector<std::string>& uncovered,
       uncovered.push_back(for_path + ": procfs cannot be given or hide entries directly in /proc");
       return;
     }
-    std::string mine = spec.tree + dir;
     std::string why;
-    std::string make = spec.tree;
-    for (const auto& part : path_components(dir)) {
-      make += "/" + part;
-      ::mkdir(make.c_str(), 0755);
-    }
-    if (bind(mine, dir, why)) {
+    if (bind_from_tree(tree, dir, dir, Walk::make_dirs, why)) {
       replaced.push_back(dir);
       covered.push_back(dir + " (the whole folder, for " + for_path + ")");
     } else {
@@ -156,7 +162,7 @@ void cover_proc(const SandboxSpec& spec, std::vector<std::string>& uncovered,
     if (under_any(path, replaced) || under_any(path, bound)) continue;
     if (exists(path)) {
       std::string why;
-      if (bind(spec.tree + path, path, why)) {
+      if (bind_from_tree(tree, path, path, Walk::open, why)) {
         bound.push_back(path);
         covered.push_back(path);
       } else {
@@ -176,29 +182,62 @@ void cover_proc(const SandboxSpec& spec, std::vector<std::string>& uncovered,
   }
 }
 
-// Tools run by absolute path: the shim bound over the real file, or where there is
-// none, the tree's folder laid over the nearest real folder with a read-only overlay
-// (the real entries stay visible beside the shim).
-void cover_tools(const SandboxSpec& spec, std::vector<std::string>& uncovered,
+// Whether a shim may be bound over this machine's `path`: an executable regular
+// file (what runs it gets the shim; nothing reads one as its settings), not in /etc,
+// and not the shell the shims themselves run.
+std::string why_not_bind_over(const std::string& path) {
+  struct stat st {
+  }, shell{};
+  if (::stat(path.c_str(), &st) != 0) return std::string("stat: ") + std::strerror(errno);
+  if (!S_ISREG(st.st_mode) || (st.st_mode & 0111) == 0)
+    return "this machine's is not an executable file (a shim is bound only over one)";
+  if (under_any(path, {"/etc"})) return "a shim is never put in /etc";
+  if (::stat("/bin/sh", &shell) == 0 && shell.st_dev == st.st_dev && shell.st_ino == st.st_ino)
+    return "this machine's is the shell the shims run (/bin/sh)";
+  return "";
+}
+
+// Folders a missing tool path may be created in with an overlay: vendor trees.
+// Laying even a shim into a system folder (/etc, /usr, /lib) changes what every
+// program there reads, so those tools are not presented.
+bool may_overlay(const std::string& dir) {
+  return under_any(dir, {"/opt"}) && dir.find_first_of(",:\\") == std::string::npos;
+}
+
+// Tools run by absolute path (their shims only, from the tree's .hwsim/paths, which
+// holds nothing of the snapshot's files): bound over the real file where that is
+// safe; where there is none and the nearest real folder is below /opt, that
+// folder gets the shims laid over it with a read-only overlay (its real entries
+// stay visible beside them). Anything else is not presented, and said so.
+void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                  std::vector<std::string>& covered) {
   std::vector<std::string> overlaid;
   for (const auto& path : spec.tool_paths) {
     if (under_any(path, overlaid)) continue;
+    const std::string shim = spec.shim_paths + path;
     std::string why;
     if (exists(path)) {
-      if (bind(spec.tree + path, path, why))
+      why = why_not_bind_over(path);
+      if (why.empty() && bind_from_tree(tree, shim, path, Walk::open, why))
         covered.push_back(path + " (tool shim)");
       else
-        uncovered.push_back(path + " (tool shim): " + why);
+        uncovered.push_back(path + " (tool shim, not presented): " + why);
       continue;
     }
     std::string dir = parent_dir(path);
     while (dir != "/" && !is_dir(dir)) dir = parent_dir(dir);
-    if (dir == "/") {
-      uncovered.push_back(path + " (tool shim): / itself cannot be overlaid");
+    if (!may_overlay(dir)) {
+      uncovered.push_back(path + " (tool shim, not presented): no such file here, and " +
+                          (dir == "/" ? std::string("/") : dir) +
+                          " is not below /opt (only folders there get a shim laid in)");
       continue;
     }
-    std::string options = "lowerdir=" + spec.tree + dir + ":" + dir;
+    Fd layer = open_in_tree(tree, spec.shim_paths + dir, Walk::open, why);
+    if (!layer.ok()) {
+      uncovered.push_back(path + " (tool shim, not presented): " + why);
+      continue;
+    }
+    std::string options = "lowerdir=" + layer.proc_path() + ":" + dir;
     if (::mount("overlay", dir.c_str(), "overlay", MS_RDONLY, options.c_str()) == 0) {
       overlaid.push_back(dir);
       covered.push_back(path + " (tool shim, " + dir + " overlaid)");
@@ -214,15 +253,19 @@ void cover_tools(const SandboxSpec& spec, std::vector<std::string>& uncovered,
   std::string why = spec.use_namespace ? enter_namespace(uts) : "--no-namespace was given";
   if (why.empty() && ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     why = std::string("making / private: ") + std::strerror(errno);
+  // The tree is walked from this descriptor only, never by path (src/host/tree_fd.h).
+  Fd tree(why.empty() ? ::open(spec.tree.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                      : -1);
+  if (why.empty() && !tree.ok()) why = spec.tree + ": " + std::strerror(errno);
   if (why.empty()) {
     std::string bind_why;
-    if (bind(spec.tree + "/sys", "/sys", bind_why))
+    if (bind_from_tree(tree.get(), "/sys", "/sys", Walk::open, bind_why))
       covered.push_back("/sys");
     else
       uncovered.push_back("/sys: " + bind_why);
-    cover_dev(spec.tree, uncovered, covered);
-    cover_proc(spec, uncovered, covered);
-    cover_tools(spec, uncovered, covered);
+    cover_dev(tree.get(), uncovered, covered);
+    cover_proc(spec, tree.get(), uncovered, covered);
+    cover_tools(spec, tree.get(), uncovered, covered);
     if (uts && !spec.hostname.empty() &&
         ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0)
       uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)));

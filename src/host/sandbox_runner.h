@@ -4,7 +4,10 @@
 // private UTS namespace; the mounts die with the namespace, so nothing outside
 // changes and nothing stays mounted, however the command ends. Where no namespace
 // can be had, the command still runs (shims and environment work) and every path
-// that could not be covered is named on stderr.
+// that could not be covered is named on stderr. The tree is read by directory
+// descriptors, never through a link in it (src/host/tree_fd.h); only /sys, /dev,
+// recorded /proc paths and tool shims are ever put in place (cover_tools says
+// where a shim may go).
 #pragma once
 
 #include <map>
@@ -20,9 +23,10 @@ struct SandboxSpec {
   std::string hostname;                    // "" keeps the real one
   std::vector<std::string> proc_present;   // see sim/mount_plan.h
   std::vector<std::string> proc_absent;
-  std::vector<std::string> tool_paths;  // shims at absolute paths elsewhere (/opt/...)
-  bool use_namespace = true;            // false: run without one (reports what is not covered)
-  bool verbose = false;                 // also say what was covered
+  std::vector<std::string> tool_paths;       // shims at absolute paths elsewhere (/opt/...)
+  std::string shim_paths = "/.hwsim/paths";  // where in the tree those shims are (only they)
+  bool use_namespace = true;                 // false: run without one (reports what is not covered)
+  bool verbose = false;                      // also say what was covered
 };
 
 struct SandboxResult {

@@ -367,7 +367,7 @@ TEST(HwsimRun, LatencyMakesAShimTakeTheRecordedTime) {
   std::ifstream in(dir + "/tree/.hwsim/bin/slow-smi");
   std::stringstream shim;
   shim << in.rdbuf();
-  EXPECT_NE(shim.str().find("sleep 0.200\n"), std::string::npos) << shim.str();
+  EXPECT_NE(shim.str().find("sleep' 0.200\n"), std::string::npos) << shim.str();
   fs::remove_all(dir);
 }
 

@@ -87,7 +87,7 @@ TEST(Materialize, PlansFilesLinksNodesErrorsAndPlaceholders) {
   EXPECT_EQ(find(plan, "/.hwsim/bin/nvidia-smi")->mode, 0755u);
   EXPECT_FALSE(find(plan, "/.hwsim/bin/hl-smi"));           // recorded as not found: no shim
   ASSERT_TRUE(find(plan, "/opt/qti-aic/tools/qaic-util"));  // run by absolute path
-  EXPECT_NE(find(plan, "/opt/qti-aic/tools/qaic-util")->bytes.find("data=/tmp/x/.hwsim/tools"),
+  EXPECT_NE(find(plan, "/opt/qti-aic/tools/qaic-util")->bytes.find("data='/tmp/x/.hwsim/tools'"),
             std::string::npos);
   EXPECT_EQ(find(plan, "/.hwsim/env")->bytes, "CUDA_VISIBLE_DEVICES=0\n");
   EXPECT_NE(find(plan, "/.hwsim/env.sh")->bytes.find("export PATH='/tmp/x/.hwsim/bin:/usr/local/"),
@@ -172,7 +172,8 @@ TEST(Materialize, MissingToolsGetAShimOnlyWhenAskedTo) {
   const PlannedEntry* shim = find(plan, "/.hwsim/bin/hl-smi");
   ASSERT_TRUE(shim);
   EXPECT_EQ(shim->mode, 0755u);
-  EXPECT_NE(shim->bytes.find("printf '%s: not found\\n' hl-smi >&2\n  exit 127"), std::string::npos)
+  EXPECT_NE(shim->bytes.find("printf '%s: not found\\n' 'hl-smi' >&2\n  exit 127"),
+            std::string::npos)
       << shim->bytes;
 }
 
