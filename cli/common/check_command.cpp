@@ -12,6 +12,7 @@
 #include "sim/golden.h"
 #include "sim/line_diff.h"
 #include "src/host/live_host.h"
+#include "src/host/path.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/terminal.h"
 #include "src/host/text_file.h"
@@ -40,7 +41,22 @@ struct Outcome {
   std::string report;  // what to print for this snapshot (diffs, errors); empty when it passed
 };
 
-Outcome check_one(const std::string& dir, const std::string& name, bool update) {
+// How the goldens name DIR: its parent folder's name and its own, from the
+// absolute path with "." and ".." taken out, so that fixtures/hosts,
+// ./fixtures/hosts/, /repo/fixtures/hosts and ../repo/fixtures/hosts from
+// elsewhere all render "snapshot(fixtures/hosts/NAME.yaml)", as the reviewed
+// goldens (and the golden test) have it, wherever the checkout is.
+std::string golden_folder_name(const std::string& dir) {
+  auto absolute = normalize_absolute(absolute_path(dir));
+  if (!absolute) return dir;
+  auto parts = path_components(*absolute);
+  if (parts.empty()) return "/";
+  if (parts.size() == 1) return parts.back();
+  return parts[parts.size() - 2] + "/" + parts.back();
+}
+
+Outcome check_one(const std::string& dir, const std::string& shown_dir, const std::string& name,
+                  bool update) {
   Outcome o;
   const std::string path = dir + "/" + name + ".yaml";
   auto loaded = load_snapshot_file(path);
@@ -49,7 +65,8 @@ Outcome check_one(const std::string& dir, const std::string& name, bool update) 
     o.report = "FAIL " + name + ": " + loaded.error->to_string() + "\n";
     return o;
   }
-  auto render = sim::render_goldens(*loaded.snapshot, "snapshot(" + path + ")");
+  auto render =
+      sim::render_goldens(*loaded.snapshot, "snapshot(" + shown_dir + "/" + name + ".yaml)");
   if (!render.error.empty()) {
     o.passed = false;
     o.report = "FAIL " + name + ": " + render.error + "\n";
@@ -68,6 +85,8 @@ Outcome check_one(const std::string& dir, const std::string& name, bool update) 
     const std::string before = expected ? *expected : std::string();
     if (expected && before == actual) continue;
     if (update) {
+      // Written only inside DIR: a NAME.expected that is a link (anywhere) is
+      // refused by make_directories, a golden that is one by the writer.
       std::string why = make_directories(expected_dir);
       if (why.empty()) why = write_file_atomically(golden, actual);
       if (!why.empty()) {
@@ -122,13 +141,14 @@ int run_check(const CheckArgs& args) {
       args.jobs > 0 ? unsigned(args.jobs) : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min<unsigned>(jobs, std::max<std::size_t>(1, hosts.size()));
 
+  const std::string shown_dir = golden_folder_name(dir);
   std::vector<Outcome> outcomes(hosts.size());
   std::atomic<std::size_t> next{0};
   std::mutex progress_mutex;
   std::size_t done = 0, failed_so_far = 0;
   auto worker = [&] {
     for (std::size_t i = next++; i < hosts.size(); i = next++) {
-      outcomes[i] = check_one(dir, hosts[i], args.update);
+      outcomes[i] = check_one(dir, shown_dir, hosts[i], args.update);
       std::lock_guard<std::mutex> lock(progress_mutex);
       ++done;
       failed_so_far += !outcomes[i].passed;

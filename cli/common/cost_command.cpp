@@ -8,6 +8,7 @@
 
 #include "cli/common/exit_codes.h"
 #include "src/host/live_host.h"
+#include "src/host/terminal.h"
 #include "src/plan/instances.h"
 #include "src/plan/planner.h"
 #include "src/registry/reserve.h"
@@ -49,7 +50,7 @@ int run_cost(const CostArgs& a) {
   std::string file = "data/instances.toml (built-in)";
   if (!a.instances_file.empty()) {
     LiveHost host;
-    auto read = host.read(a.instances_file);
+    auto read = host.read(absolute_path(a.instances_file));  // relative to the working folder
     if (!read) {
       std::cerr << "error: --instances " << a.instances_file << ": " << read.error().message
                 << "\n";

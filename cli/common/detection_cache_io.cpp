@@ -6,7 +6,7 @@
 #include "cli/common/exit_codes.h"
 #include "cli/common/output_file.h"
 #include "src/host/live_host.h"
-#include "src/host/text_file.h"
+#include "src/host/private_file.h"
 #include "src/registry/detection_cache.h"
 
 namespace hwaccel::cli {
@@ -48,7 +48,9 @@ CachedDetection detect_with_cache(Host& host, const DetectOptions& options, cons
     out.detection = detect(host, options);
     return out;
   }
-  if (auto text = read_text_file(path, 64u << 20)) {
+  // Trusted only when nobody but this user could have written it: a regular
+  // file of ours, 0600, in a real 0700 folder of ours (see private_file.h).
+  if (auto text = read_private_file(path, 64u << 20)) {
     CacheVerdict v = judge_cache(*text, key, *ttl_s, host.now());
     if (v.detection) {
       out.detection = std::move(*v.detection);
@@ -56,6 +58,9 @@ CachedDetection detect_with_cache(Host& host, const DetectOptions& options, cons
       return out;
     }
     warn("--cache: ignoring " + path + " (" + v.why_not + "); detecting and rewriting it");
+  } else if (text.error().code == EPERM) {
+    warn("--cache: ignoring " + path + ", not trusted: " + text.error().message +
+         "; detecting live");
   } else if (text.error().code != ENOENT) {
     warn("--cache: cannot read " + path + ": " + text.error().message + "; detecting anew");
   }
@@ -63,6 +68,11 @@ CachedDetection detect_with_cache(Host& host, const DetectOptions& options, cons
   out.detection = detect(host, options);
   const std::string dir = path.substr(0, path.rfind('/'));
   std::string why = make_directories(dir, 0700);
+  // Never written into a folder that is not ours alone: the next run could
+  // not trust it anyway, and a linked folder would take the write elsewhere.
+  if (why.empty())
+    if (auto not_private = why_folder_is_not_private(dir); !not_private.empty())
+      why = dir + ": " + not_private + " (nothing was written)";
   if (why.empty())
     why = write_file_atomically(path, encode_cache(out.detection, key, host.now()),
                                 ExistingFile::replace, 0600);

@@ -77,8 +77,11 @@ int run_export(const ExportArgs& args) {
     return kExitOk;
   }
   if (auto why = write_file_atomically(args.output, text); !why.empty()) {
+    // A refusal says why itself; a failed write may be the folder's fault.
+    bool refused = why.find("nothing was written") != std::string::npos;
     std::cerr << "error: --output: " << why
-              << " (does the directory exist and may this user write to it?)\n";
+              << (refused ? "" : " (does the directory exist and may this user write to it?)")
+              << "\n";
     return kExitCannotWrite;
   }
   if (!args.quiet) std::cerr << "wrote " << args.output << "\n";

@@ -7,6 +7,7 @@
 #include "cli/common/host_source.h"
 #include "cli/common/output_file.h"
 #include "src/host/live_host.h"
+#include "src/host/path.h"
 #include "src/host/recording_host.h"
 #include "src/host/terminal.h"
 #include "src/kernels/kernel_plan.h"
@@ -44,9 +45,12 @@ int run_kernel_plan(const PlanArgs& a) {
   // The tree is read through the Host: this machine, a --root tree, or a snapshot.
   auto opened = open_host(a.host_path, a.root, a.timeout_s);
   if (opened.exit != kExitOk) return opened.exit;
-  // A snapshot holds the tree at the path it was recorded with; this machine
-  // needs it absolute.
-  std::string dir = opened.snapshot ? a.kernels : absolute_path(a.kernels);
+  // A relative DIR is relative to the working folder, on this machine and in a
+  // snapshot alike (which holds the tree at the absolute path it was recorded
+  // with: `plan --host FILE --kernels DIR` from the folder of the recording
+  // finds it). Normalised, so that ./DIR and DIR are one tree.
+  const std::string typed = absolute_path(a.kernels);
+  std::string dir = normalize_absolute(typed).value_or(typed);
   std::unique_ptr<RecordingHost> recorder;
   Host* host = opened.host.get();
   if (!a.record_tree.empty()) {
@@ -58,6 +62,7 @@ int run_kernel_plan(const PlanArgs& a) {
     std::cerr << "error: --kernels " << files.error << "\n";
     return kExitBadInput;
   }
+  for (const auto& note : files.notes) std::cerr << "note: --kernels " << note << "\n";
   if (recorder) {
     SnapshotInfo info;
     info.label = "kernel tree " + dir;
@@ -68,6 +73,12 @@ int run_kernel_plan(const PlanArgs& a) {
     Snapshot snapshot = recorder->snapshot(info);
     snapshot.facts.hostname = "kernel-tree";
     snapshot.env.clear();
+    // A link in the tree is not followed; where it points is not part of the
+    // tree either (and may name the user's own folders): kept as a link, its
+    // target left out.
+    for (auto& [path, entry] : snapshot.files)
+      if (entry.kind == FileEntry::Kind::link && path.rfind(dir + "/", 0) == 0)
+        entry.target = "not-recorded";
     if (auto why = write_file_atomically(a.record_tree, write_snapshot(snapshot),
                                          a.force ? ExistingFile::replace : ExistingFile::keep);
         !why.empty()) {

@@ -1,12 +1,15 @@
 #include "cli/common/output_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 namespace hwaccel::cli {
 
@@ -47,7 +50,63 @@ int rename_no_replace(const std::string& from, const std::string& to) {
   return 0;
 }
 
+// What a file that is not a regular one is, in words, for the refusal.
+const char* what_it_is(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// Only a regular file is ever replaced: a device node, a FIFO, a socket or a
+// folder is not ours to turn into a file, and a symbolic link is replaced by
+// nothing and followed by nothing (whatever it points at stays as it is).
+std::string refuse_unless_regular(const std::string& path, const struct stat& st) {
+  if (S_ISREG(st.st_mode)) return "";
+  return path + " is " + what_it_is(st.st_mode) +
+         "; only a regular file is ever replaced, with or without --force (nothing was written)";
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// ".NAME.tmp-PID" -> PID; 0 when `entry` is not a temporary of ours for NAME.
+long temporary_pid(std::string_view entry, std::string_view prefix) {
+  if (entry.size() <= prefix.size() || entry.substr(0, prefix.size()) != prefix) return 0;
+  std::string_view digits = entry.substr(prefix.size());
+  if (digits.size() > 9 || digits.front() == '0') return 0;
+  long pid = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return 0;
+    pid = pid * 10 + (c - '0');
+  }
+  return pid;
+}
+
 }  // namespace
+
+void remove_stale_temporaries(const std::string& path) {
+  const std::string prefix = "." + base_name(path) + ".tmp-";
+  DIR* dir = ::opendir(folder_of(path).c_str());
+  if (dir == nullptr) return;
+  const long self = long(::getpid());
+  while (const dirent* e = ::readdir(dir)) {
+    long pid = temporary_pid(e->d_name, prefix);
+    if (pid <= 0 || pid == self) continue;
+    // A live process (ours or anyone's: EPERM) may be writing it right now.
+    if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
+    (void)::unlinkat(::dirfd(dir), e->d_name, 0);
+  }
+  ::closedir(dir);
+}
 
 std::string temporary_path_for(const std::string& path, long pid) {
   auto slash = path.rfind('/');
@@ -58,19 +117,23 @@ std::string temporary_path_for(const std::string& path, long pid) {
 
 std::string write_file_atomically(const std::string& path, const std::string& bytes,
                                   ExistingFile existing, mode_t wanted) {
+  // lstat, not stat: the final component is looked at, never what it points to.
   struct stat old {};
-  bool exists = ::stat(path.c_str(), &old) == 0;
+  bool exists = ::lstat(path.c_str(), &old) == 0;
+  if (exists)
+    if (auto refused = refuse_unless_regular(path, old); !refused.empty()) return refused;
   if (exists && existing == ExistingFile::keep)
     return path + " exists; pass --force to replace it (nothing was written)";
-  if (exists && S_ISDIR(old.st_mode)) return path + " is a directory";
 
+  // Temporaries of earlier writes killed before their rename (kill -9).
+  remove_stale_temporaries(path);
   const std::string temp = temporary_path_for(path, long(::getpid()));
   ::unlink(temp.c_str());  // a stale one of an earlier process with our pid
   // A replaced file keeps its permissions; a new one gets the umask's. An
   // explicit mode wins over both (and the temporary never has wider bits).
   bool explicit_mode = wanted != kKeepMode;
   mode_t mode = explicit_mode ? (wanted & 07777) : exists ? (old.st_mode & 07777) : 0666;
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
   if (fd < 0) return why(path, "cannot create the temporary", temp);
   if (exists || explicit_mode) (void)::fchmod(fd, mode);
   bool ok = write_all(fd, bytes) && ::fsync(fd) == 0;
@@ -80,6 +143,14 @@ std::string write_file_atomically(const std::string& path, const std::string& by
     ::unlink(temp.c_str());
     return failure;
   }
+  // What was checked above may have been swapped meanwhile: look again just
+  // before the rename, which would replace a link or a device node whole.
+  struct stat now {};
+  if (::lstat(path.c_str(), &now) == 0)
+    if (auto refused = refuse_unless_regular(path, now); !refused.empty()) {
+      ::unlink(temp.c_str());
+      return refused;
+    }
   int renamed = existing == ExistingFile::keep ? rename_no_replace(temp, path)
                                                : ::rename(temp.c_str(), path.c_str());
   if (renamed != 0) {
@@ -110,6 +181,15 @@ std::string make_directories(const std::string& path, mode_t mode) {
       return "cannot create " + partial + ": " + std::strerror(errno);
     start = slash + 1;
   }
+  // mkdir's EEXIST holds for a link to a folder elsewhere too: the folder
+  // written into must be a real one, or the write would land where it points.
+  std::string folder = path;
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  struct stat st {};
+  if (::lstat(folder.c_str(), &st) != 0)
+    return "cannot create " + folder + ": " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode))
+    return folder + " is " + what_it_is(st.st_mode) + ", not a folder (nothing was written)";
   return "";
 }
 

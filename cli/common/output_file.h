@@ -1,8 +1,11 @@
 // Writing a file the user asked for: to a dot-named temporary beside it
 // (".NAME.tmp-PID", which NFD and most watchers ignore), flushed to disk, then
 // renamed over the target in one step. A failed or interrupted write (even
-// kill -9) never leaves a half file and never destroys what was there; at
-// worst a stale temporary stays behind.
+// kill -9) never leaves a half file and never destroys what was there; the
+// temporary it leaves behind is removed by the next write to the same file.
+// Only a regular file is ever replaced: a symbolic link, a device node, a FIFO,
+// a socket or a folder at the path is refused, --force or not, and never
+// followed.
 #pragma once
 
 #include <sys/types.h>
@@ -30,8 +33,13 @@ std::string write_file_atomically(const std::string& path, const std::string& by
 // the message after an interrupted write).
 std::string temporary_path_for(const std::string& path, long pid);
 
+// Removes the temporaries ".NAME.tmp-PID" beside `path` left by writes that
+// were killed: only regular files of this user whose PID is no live process.
+void remove_stale_temporaries(const std::string& path);
+
 // Creates `path` and its missing parents (mkdir -p), new ones with `mode`
-// (before the umask; 0700 for private folders). Empty on success, else the reason.
+// (before the umask; 0700 for private folders). The folder itself must be a
+// real one, not a link to one. Empty on success, else the reason.
 std::string make_directories(const std::string& path, mode_t mode = 0777);
 
 }  // namespace hwaccel::cli

@@ -8,6 +8,7 @@
 #include "cli/common/kernel_plan_command.h"
 #include "cli/common/plan_svg.h"
 #include "src/host/live_host.h"
+#include "src/host/terminal.h"
 #include "src/plan/planner.h"
 #include "src/registry/reserve.h"
 #include "src/report/plan_report.h"
@@ -54,7 +55,7 @@ Loaded load_catalogue(const std::string& file) {
     return l;
   }
   LiveHost host;
-  auto text = host.read(file);
+  auto text = host.read(absolute_path(file));  // the user's path, relative to the working folder
   if (!text) {
     std::cerr << "error: --devices " << file << ": " << text.error().message << "\n";
     l.exit = kExitBadInput;
@@ -101,7 +102,7 @@ int load_model(const std::string& model, const std::string& params, Loaded& out)
   } else if (model.find('/') != std::string::npos ||
              (model.size() > 5 && model.substr(model.size() - 5) == ".json")) {
     LiveHost host;
-    auto text = host.read(model);
+    auto text = host.read(absolute_path(model));
     if (!text) {
       std::cerr << "error: --model " << model << ": " << text.error().message << "\n";
       return kExitBadInput;

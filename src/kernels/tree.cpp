@@ -235,24 +235,34 @@ TreeResult parse_tree(const std::map<std::string, std::string>& files, const std
 
 namespace {
 
-std::string walk(Host& host, const std::string& dir, const std::string& rel,
-                 std::map<std::string, std::string>& out, int depth) {
+std::string walk(Host& host, const std::string& dir, const std::string& rel, FilesResult& r,
+                 int depth) {
   if (depth > 8) return "";
   auto names = host.list(dir);
   if (!names) return dir + ": " + names.error().message;
   for (const auto& n : *names) {
     std::string path = dir + "/" + n;
     std::string inner = rel.empty() ? n : rel + "/" + n;
+    // The tree is what DIR itself holds: a symbolic link, to a folder or a
+    // file, inside DIR or out of it, is not followed (a link to ~ would put
+    // the user's files into a --record-tree snapshot; one inside DIR would
+    // define its kernels twice).
+    if (host.readlink(path)) {
+      r.notes.push_back(path +
+                        ": a symbolic link, not followed (a kernel tree is read only "
+                        "inside its own folder)");
+      continue;
+    }
     auto kind = host.stat(path);
     if (!kind) continue;
     if (*kind == FileKind::directory) {
       if (rel.empty() && n == "plans") continue;  // goldens live beside the tree
-      auto err = walk(host, path, inner, out, depth + 1);
+      auto err = walk(host, path, inner, r, depth + 1);
       if (!err.empty()) return err;
     } else if (*kind == FileKind::regular && (ends_with(n, ".toml") || ends_with(n, ".cu"))) {
       auto text = host.read(path);
       if (!text) return path + ": " + text.error().message;
-      out[inner] = *text;
+      r.files[inner] = *text;
     }
   }
   return "";
@@ -264,7 +274,7 @@ FilesResult read_tree_files(Host& host, const std::string& dir) {
   FilesResult r;
   std::string d = dir;
   while (d.size() > 1 && d.back() == '/') d.pop_back();
-  r.error = walk(host, d, "", r.files, 0);
+  r.error = walk(host, d, "", r, 0);
   if (r.error.empty() && r.files.empty()) r.error = d + ": no kernel tree here (no .toml or .cu)";
   return r;
 }

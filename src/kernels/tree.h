@@ -71,9 +71,11 @@ struct TreeResult {
 TreeResult parse_tree(const std::map<std::string, std::string>& files, const std::string& root);
 
 // Reads DIR through the host: every .toml and .cu below it (plans/ skipped).
+// Symbolic links are not followed: each one is a note, the walk never leaves DIR.
 struct FilesResult {
   std::map<std::string, std::string> files;
   std::string error;
+  std::vector<std::string> notes;  // what was left out, and why
 };
 FilesResult read_tree_files(Host& host, const std::string& dir);
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@ namespace hwaccel::testing {
 namespace {
 
 using cli::ExistingFile;
+using cli::make_directories;
 using cli::temporary_path_for;
 using cli::write_file_atomically;
 namespace fs = std::filesystem;
@@ -94,12 +96,138 @@ TEST(OutputFile, KillNineInTheMiddleOfAWriteLeavesTheOldFile) {
     ::waitpid(child, &status, 0);
     if (!caught_mid_write || !WIFSIGNALED(status)) continue;  // too fast or too slow: retry
     EXPECT_EQ(slurp(path).value_or(""), old_content) << "the old file was damaged";
-    // The next write succeeds and the stale temporary does not get in its way.
+    // The next write succeeds, and removes the killed writer's temporary.
+    ASSERT_TRUE(fs::exists(temp)) << "the killed writer left no temporary to clean";
     EXPECT_EQ(write_file_atomically(path, "fresh\n", ExistingFile::replace), "");
     EXPECT_EQ(slurp(path).value_or(""), "fresh\n");
+    EXPECT_FALSE(fs::exists(temp)) << "the stale temporary " << temp << " is still there";
     return;
   }
   GTEST_SKIP() << "could not catch the writer in the middle of its write in 3 tries";
+}
+
+bool is_symlink(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+// A final symbolic link is neither followed (its target keeps its bytes) nor
+// replaced (it stays a link), --force or not.
+TEST(OutputFile, RefusesASymbolicLinkAndLeavesWhatItPointsAtAlone) {
+  std::string dir = make_temp_dir();
+  const std::string canary = dir + "/canary", link = dir + "/out.prom";
+  write_text(canary, "the user's own bytes\n");
+  ASSERT_EQ(::symlink(canary.c_str(), link.c_str()), 0);
+  for (auto existing : {ExistingFile::replace, ExistingFile::keep}) {
+    std::string why = write_file_atomically(link, "new\n", existing);
+    EXPECT_NE(why.find(link + " is a symbolic link"), std::string::npos) << why;
+    EXPECT_NE(why.find("nothing was written"), std::string::npos) << why;
+    EXPECT_EQ(slurp(canary).value_or(""), "the user's own bytes\n");
+    EXPECT_TRUE(is_symlink(link)) << "the link was replaced";
+  }
+  // A dangling link: the file it names is not created either.
+  const std::string dangling = dir + "/dangling";
+  ASSERT_EQ(::symlink((dir + "/created-through-the-link").c_str(), dangling.c_str()), 0);
+  EXPECT_NE(write_file_atomically(dangling, "x").find("symbolic link"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir + "/created-through-the-link"));
+  EXPECT_TRUE(is_symlink(dangling));
+}
+
+// A FIFO is not opened (no hang) and not replaced by a regular file.
+TEST(OutputFile, RefusesAFifo) {
+  std::string fifo = make_temp_dir() + "/pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string why = write_file_atomically(fifo, "x", ExistingFile::replace);
+  EXPECT_NE(why.find(fifo + " is a FIFO"), std::string::npos) << why;
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+}
+
+// A character device (made in a temporary folder, never /dev/null itself) is
+// not replaced: as root that was enough to turn a device node into a file.
+TEST(OutputFile, RefusesADeviceNode) {
+  std::string node = make_temp_dir() + "/null";
+  if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    GTEST_SKIP() << "cannot make a device node here (not root, or no CAP_MKNOD)";
+  std::string why = write_file_atomically(node, "x", ExistingFile::replace);
+  EXPECT_NE(why.find(node + " is a character device"), std::string::npos) << why;
+  struct stat st {};
+  ASSERT_EQ(::lstat(node.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device node was replaced";
+}
+
+// Temporaries of killed writes are cleaned on the next write to the same
+// name: only ours (the name, a dead PID, a regular file of this user).
+TEST(OutputFile, TheNextWriteRemovesStaleTemporariesOfDeadWriters) {
+  std::string dir = make_temp_dir();
+  const std::string path = dir + "/host.yaml";
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // a PID that is no live process now
+  const std::string dead = temporary_path_for(path, long(child));
+  const std::string alive = temporary_path_for(path, long(::getppid()));
+  const std::string other_name = temporary_path_for(dir + "/other.yaml", long(child));
+  const std::string not_a_pid = dir + "/.host.yaml.tmp-12ab";
+  const std::string canary = dir + "/canary";
+  for (const auto& f : {dead, alive, other_name, not_a_pid, canary}) write_text(f, "junk\n");
+  // A link of our naming is not removed (nor followed): only regular files are.
+  const std::string link = temporary_path_for(path, long(child) + 1000000);
+  ASSERT_EQ(::symlink(canary.c_str(), link.c_str()), 0);
+
+  ASSERT_EQ(write_file_atomically(path, "fresh\n", ExistingFile::replace), "");
+  EXPECT_FALSE(fs::exists(dead)) << "a dead writer's temporary was left";
+  EXPECT_TRUE(fs::exists(alive)) << "a live process's temporary was removed";
+  EXPECT_TRUE(fs::exists(other_name)) << "another file's temporary was removed";
+  EXPECT_TRUE(fs::exists(not_a_pid));
+  EXPECT_TRUE(is_symlink(link));
+  EXPECT_EQ(slurp(canary).value_or(""), "junk\n");
+  EXPECT_EQ(slurp(path).value_or(""), "fresh\n");
+}
+
+// make_directories accepts an existing folder, never a link to one elsewhere
+// (mkdir's EEXIST says nothing about where the link points).
+TEST(OutputFile, MakeDirectoriesRefusesALinkedFolder) {
+  std::string dir = make_temp_dir();
+  const std::string elsewhere = make_temp_dir(), link = dir + "/cache";
+  ASSERT_EQ(::symlink(elsewhere.c_str(), link.c_str()), 0);
+  std::string why = make_directories(link, 0700);
+  EXPECT_NE(why.find(link + " is a symbolic link"), std::string::npos) << why;
+  EXPECT_EQ(make_directories(dir + "/a/b", 0700), "");
+  EXPECT_TRUE(fs::is_directory(dir + "/a/b"));
+  EXPECT_EQ(make_directories(dir + "/a/b", 0700), "") << "an existing folder is fine";
+}
+
+// End to end: every command that writes a file the user named refuses a link
+// or a FIFO there, and the exit code says "cannot write".
+TEST(HwaccelCli, OutputsRefuseLinksAndFifos) {
+  std::string dir = make_temp_dir();
+  const std::string canary = dir + "/canary", link = dir + "/link", fifo = dir + "/fifo";
+  write_text(canary, "precious\n");
+  ASSERT_EQ(::symlink(canary.c_str(), link.c_str()), 0);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string snap = source_path("fixtures/hosts/cpu-only.yaml");
+  for (const std::string& target : {link, fifo}) {
+    for (const std::string& cmd : {
+             bin("hwaccel") + " export prometheus --host " + snap + " -o " + target,
+             bin("hwaccel") + " detect --only cpu --record " + target + " --force",
+             bin("hwaccel") + " plan --host " + source_path("fixtures/hosts/dgx-h100.yaml") +
+                 " --params 8B --svg " + target + " --force",
+             bin("hwsim") + " synth --preset cpu-only -o " + target + " --force",
+             bin("hwsim") + " mutate " + snap + " --fault hang:vulkaninfo -o " + target +
+                 " --force",
+         }) {
+      auto r = run_command("timeout 20 " + cmd);
+      EXPECT_EQ(r.exit_code, 5) << cmd << "\n" << r.err;
+      EXPECT_NE(r.err.find(target + " is a"), std::string::npos) << cmd << "\n" << r.err;
+    }
+  }
+  EXPECT_EQ(slurp(canary).value_or(""), "precious\n");
+  EXPECT_TRUE(is_symlink(link));
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
 }
 
 TEST(HwaccelCli, RecordRefusesToOverwriteWithoutForce) {
