@@ -79,13 +79,15 @@ std::string base_name(const std::string& path) {
 long temporary_pid(std::string_view entry, std::string_view prefix) {
   if (entry.size() <= prefix.size() || entry.substr(0, prefix.size()) != prefix) return 0;
   std::string_view digits = entry.substr(prefix.size());
-  if (digits.size() > 9 || digits.front() == '0') return 0;
-  long pid = 0;
+  // Any pid_t a process can have (up to 2^31-1: ten digits), not only this
+  // machine's pid_max: the folder may have been written on another machine.
+  if (digits.size() > 10 || digits.front() == '0') return 0;
+  long long pid = 0;
   for (char c : digits) {
     if (c < '0' || c > '9') return 0;
     pid = pid * 10 + (c - '0');
   }
-  return pid;
+  return pid > 0x7fffffffLL ? 0 : long(pid);
 }
 
 }  // namespace
