@@ -9,6 +9,7 @@
 
 #include "src/plan/catalogue.h"
 #include "src/plan/instances.h"
+#include "src/plan/model_spec.h"
 
 namespace hwaccel::plan {
 namespace {
@@ -164,6 +165,32 @@ TEST(InstanceNumbers, CountMemoryAndPriceAreFiniteAndBounded) {
     EXPECT_NE(r.error.find(k.expected), std::string::npos)
         << k.count << " " << k.memory << " " << k.price << ": " << r.error;
     EXPECT_EQ(r.error.rfind("i.toml:", 0), 0u) << r.error;
+  }
+}
+
+}  // namespace
+}  // namespace hwaccel::plan
+
+namespace hwaccel::plan {
+namespace {
+
+// More heads than hidden_size gave heads of width 0 ("8 KV heads x 0").
+TEST(ModelConfigNumbers, HeadWidthZeroIsRefused) {
+  auto r = parse_hf_config(R"({"num_hidden_layers": 2, "hidden_size": 4, "num_attention_heads": 8,
+                               "vocab_size": 10, "intermediate_size": 8})",
+                           "config.json");
+  EXPECT_FALSE(r.spec);
+  EXPECT_EQ(r.error,
+            "config.json: key \"head_dim\": missing, and hidden_size / num_attention_heads is 0 "
+            "(expected a positive integer)");
+  for (const char* bad : {R"("hidden_size": 0)", R"("hidden_size": -4)", R"("hidden_size": 1e30)",
+                          R"("hidden_size": 4.5)"}) {
+    auto z = parse_hf_config(std::string(R"({"num_hidden_layers": 2, )") + bad +
+                                 R"(, "num_attention_heads": 8, "vocab_size": 10,
+                                 "intermediate_size": 8})",
+                             "config.json");
+    EXPECT_NE(z.error.find("key \"hidden_size\": expected a positive integer"), std::string::npos)
+        << bad << ": " << z.error;
   }
 }
 
