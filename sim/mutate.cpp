@@ -6,7 +6,10 @@
 #include <optional>
 
 #include "src/host/path.h"
+#include "src/model/number_text.h"
+#include "src/probe/text_util.h"
 #include "src/registry/reserve.h"
+#include "src/snapshot/limits.h"
 
 namespace hwaccel::sim {
 
@@ -18,6 +21,12 @@ namespace {
 
 constexpr std::size_t kDefaultGarbageBytes = 256;
 constexpr std::size_t kDefaultFloodBytes = std::size_t{64} << 20;
+// The most bytes a snapshot's files and tool outputs may hold once a flood or
+// garbage fault is applied: half the 512 MiB of snapshot text replay reads,
+// which leaves room for base64 (noise grows by a third) and YAML quoting. A
+// recorded tool stream holds 16 MiB. "flood:nvidia-smi=1T" once ran into
+// std::bad_alloc, and 400M took 4 GB and 17 s (one copy per nvidia-smi run).
+constexpr std::size_t kMaxGeneratedBytes = std::size_t{256} << 20;
 
 std::string join(const std::vector<std::string>& argv) {
   std::string out;
@@ -47,6 +56,50 @@ std::optional<std::size_t> parse_count(const std::string& text) {
   if (text.empty()) return std::nullopt;
   if (auto bytes = parse_size(text)) return static_cast<std::size_t>(*bytes);
   return std::nullopt;
+}
+
+// The byte count a flood or garbage fault generates, or why it is refused.
+std::optional<std::size_t> generated_count(const std::string& arg, std::size_t fallback,
+                                           std::string& why) {
+  auto n = arg.empty() ? std::optional<std::size_t>(fallback) : parse_count(arg);
+  if (!n) {
+    why = "\"" + arg + "\" is not a byte count";
+    return std::nullopt;
+  }
+  if (*n > kMaxGeneratedBytes) {
+    why = "\"" + arg + "\" is more than the " + std::to_string(kMaxGeneratedBytes >> 20) +
+          " MiB a fault may generate (a snapshot holds at most " +
+          std::to_string(kMaxSnapshotBytes >> 20) + " MiB)";
+    return std::nullopt;
+  }
+  return n;
+}
+
+// The bytes of a snapshot's files and tool outputs.
+std::size_t payload_bytes(const Snapshot& s) {
+  std::size_t total = 0;
+  for (const auto& [path, entry] : s.files) total += entry.bytes.size();
+  for (const auto& [argv, tool] : s.tools) total += tool.run.out.size() + tool.run.err.size();
+  return total;
+}
+
+// "" when a flood or garbage fault on `runs` tool runs or files keeps the
+// snapshot under kMaxGeneratedBytes, else why not; checked before anything is
+// allocated (each run gets its own copy of the bytes).
+std::string check_generated(const Snapshot& s, const Fault& f, std::size_t runs) {
+  if (f.kind != FaultKind::flood && f.kind != FaultKind::garbage) return "";
+  std::string why;
+  auto n = generated_count(
+      f.arg, f.kind == FaultKind::flood ? kDefaultFloodBytes : kDefaultGarbageBytes, why);
+  if (!n) return why;
+  const std::size_t after = payload_bytes(s) + *n * runs;
+  if (after <= kMaxGeneratedBytes) return "";
+  return "\"" + (f.arg.empty() ? std::string("the default") : f.arg) + "\" on " +
+         std::to_string(runs) + (runs == 1 ? " target" : " targets") +
+         " would make the snapshot's files and tool outputs " + std::to_string(after >> 20) +
+         " MiB, more than the " + std::to_string(kMaxGeneratedBytes >> 20) +
+         " MiB a fault may generate (a snapshot holds at most " +
+         std::to_string(kMaxSnapshotBytes >> 20) + " MiB)";
 }
 
 // ---- tools ------------------------------------------------------------------
@@ -125,15 +178,16 @@ std::string apply_to_tool(ToolEntry& tool, const Fault& f, std::uint64_t seed) {
       return "";
     }
     case FaultKind::garbage: {
-      auto n =
-          f.arg.empty() ? std::optional<std::size_t>(kDefaultGarbageBytes) : parse_count(f.arg);
-      if (!n) return "\"" + f.arg + "\" is not a byte count";
+      std::string why;
+      auto n = generated_count(f.arg, kDefaultGarbageBytes, why);
+      if (!n) return why;
       run.out = noise(*n, seed);
       return "";
     }
     case FaultKind::flood: {
-      auto n = f.arg.empty() ? std::optional<std::size_t>(kDefaultFloodBytes) : parse_count(f.arg);
-      if (!n) return "\"" + f.arg + "\" is not a byte count";
+      std::string why;
+      auto n = generated_count(f.arg, kDefaultFloodBytes, why);
+      if (!n) return why;
       const std::string unit = run.out.empty() ? std::string(80, 'x') + "\n" : run.out;
       std::string out;
       out.reserve(*n);
@@ -220,9 +274,9 @@ std::string apply_to_path(Snapshot& s, const std::string& path, const Fault& f,
       return "";
     }
     case FaultKind::garbage: {
-      auto n =
-          f.arg.empty() ? std::optional<std::size_t>(kDefaultGarbageBytes) : parse_count(f.arg);
-      if (!n) return "\"" + f.arg + "\" is not a byte count";
+      std::string why;
+      auto n = generated_count(f.arg, kDefaultGarbageBytes, why);
+      if (!n) return why;
       bytes = noise(*n, seed);
       return "";
     }
@@ -445,9 +499,13 @@ std::string set_cuda_free(Snapshot& s, int index, std::uint64_t bytes) {
       std::string line = out.substr(pos, end == std::string::npos ? end : end - pos);
       pos = end == std::string::npos ? out.size() : end + 1;
       auto cells = split_csv_row(line);
-      const int gpu = col_index >= 0 && col_index < int(cells.size())
-                          ? std::atoi(cells[col_index].c_str())
-                          : row;
+      // The index as the snapshot prints it; -1 (no GPU) when it is not a small
+      // whole number (atoi overflowed on a 20-digit index).
+      int gpu = row;
+      if (col_index >= 0 && col_index < int(cells.size())) {
+        auto n = parse_integer_in(trim(cells[col_index]), 0, 1 << 20);
+        gpu = n ? int(*n) : -1;
+      }
       ++row;
       if (cells.size() == header.size() && (index < 0 || gpu == index) &&
           cells[col_free].find("N/A") == std::string::npos) {
@@ -534,7 +592,7 @@ MutateResult apply_fault(Snapshot& s, const Fault& f) {
     auto normal = normalize_absolute(f.target);
     if (!normal || has_dotdot(f.target))
       error = "\"" + f.target + "\" is not a normalised absolute path";
-    else
+    else if (error = check_generated(s, f, 1); error.empty())
       error = apply_to_path(s, *normal, f, seed);
   } else if (f.kind == FaultKind::gone || f.kind == FaultKind::loop) {
     error = "fault kind \"" + std::string(to_string(f.kind)) +
@@ -542,7 +600,9 @@ MutateResult apply_fault(Snapshot& s, const Fault& f) {
   } else {
     auto tools = matching_tools(s, f.target);
     if (tools.empty()) error = "the snapshot holds no run of \"" + f.target + "\"";
+    if (error.empty()) error = check_generated(s, f, tools.size());
     for (auto* tool : tools) {
+      if (!error.empty()) break;
       error = apply_to_tool(*tool, f, seed);
       if (!error.empty()) break;
       tool->has_ms = tool->has_ms || f.kind == FaultKind::hang;

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "sim/sku_catalog.h"
+#include "src/model/number_text.h"
 
 namespace hwaccel::sim {
 
@@ -172,7 +173,13 @@ AcceleratorSpec accelerator(const YAML::Node& n, const std::string& where) {
     auto x = s.rfind(" x");
     if (x != std::string::npos && s.find_first_not_of("0123456789", x + 2) == std::string::npos &&
         x + 2 < s.size()) {
-      a.count = std::stoi(s.substr(x + 2, 4));
+      // The map form's range: "x99999" once read as 9999 devices (a 565 MB
+      // snapshot that replay refuses), "x0" as none.
+      auto count = parse_integer_in(std::string_view(s).substr(x + 2), 1, kMaxAcceleratorCount);
+      if (!count)
+        refuse(n, where + ": \"" + s.substr(x + 1) + "\" is out of range (" + "x1 to x" +
+                      std::to_string(kMaxAcceleratorCount) + ")");
+      a.count = int(*count);
       s = s.substr(0, x);
     }
     a.sku = s;
@@ -183,7 +190,7 @@ AcceleratorSpec accelerator(const YAML::Node& n, const std::string& where) {
     if (!n["sku"])
       refuse(n, where + ": missing key \"sku\" (a catalogue SKU: " + join(sku_names()) + ")");
     a.sku = scalar(n["sku"], where + ".sku");
-    if (n["count"]) a.count = integer(n["count"], where + ".count", 1, 64);
+    if (n["count"]) a.count = integer(n["count"], where + ".count", 1, kMaxAcceleratorCount);
     if (n["bus"]) {
       if (!n["bus"].IsSequence())
         refuse(n["bus"], where + ".bus: expected a list of PCI addresses");
@@ -351,9 +358,18 @@ std::optional<SpecError> parse_spec(std::string_view text, std::string_view file
     if (root["accelerators"]) {
       const auto& list = root["accelerators"];
       if (!list.IsSequence()) refuse(list, "accelerators: expected a list (\"- h100-sxm x8\")");
-      for (std::size_t i = 0; i < list.size(); ++i)
+      int total = 0;
+      for (std::size_t i = 0; i < list.size(); ++i) {
         spec.accelerators.push_back(
             accelerator(list[i], "accelerators[" + std::to_string(i) + "]"));
+        total += spec.accelerators.back().count;
+        // One PCI domain has 256 buses, and the synthesizer gives each device
+        // a bus of its own: more devices would need bus ids that do not exist.
+        if (total > kMaxAcceleratorsPerHost)
+          refuse(list[i], "accelerators[" + std::to_string(i) + "]: " + std::to_string(total) +
+                              " devices in all; a host has at most " +
+                              std::to_string(kMaxAcceleratorsPerHost));
+      }
     }
     if (root["interconnect"]) {
       spec.interconnect = scalar(root["interconnect"], "interconnect");

@@ -21,6 +21,13 @@ struct SpecError {
 // The largest spec text read at all (a spec is a few dozen lines).
 inline constexpr std::size_t kMaxSpecBytes = std::size_t{1} << 20;
 
+// Devices of one accelerators[] entry ("h100-sxm x8" or count: 8) and of the
+// whole host. The synthesizer gives each PCI device a bus of its own in domain
+// 0000 (239 of its 256 buses are free for them), so a host past 128 would need
+// bus ids that do not exist; the biggest real hosts have 16.
+inline constexpr int kMaxAcceleratorCount = 64;
+inline constexpr int kMaxAcceleratorsPerHost = 128;
+
 std::optional<SpecError> parse_spec(std::string_view text, std::string_view file_name,
                                     HostSpec& out);
 

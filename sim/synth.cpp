@@ -76,6 +76,10 @@ Plan make_plan(const HostSpec& spec) {
         d.address = address_of((sku->id == "gb10" ? 0x000f : 0x0009) + soc_domain++, 0x01);
       } else {
         while (used.count(address_of(0, next_bus))) next_bus += 0x10;
+        // Past bus ff the address would be no PCI address ("0000:108:00.0"):
+        // take the lowest free bus instead (the reader caps a host at 128 devices).
+        for (int b = 0x11; next_bus > 0xff && b <= 0xff; ++b)
+          if (!used.count(address_of(0, b))) next_bus = b;
         d.address = address_of(0, next_bus);
         used.insert(d.address);
         next_bus = next_bus >= 0xe0 ? 0x11 + (next_bus & 0x0f) : next_bus + 0x10;

@@ -9,6 +9,7 @@
 
 #include "sim/mutate.h"
 #include "sim/synth_parts.h"
+#include "src/model/number_text.h"
 #include "src/probe/cuda_probe.h"
 #include "src/probe/nvidia_smi_csv.h"
 
@@ -290,7 +291,10 @@ void add_nvidia(const Plan& plan, Snapshot& s) {
   }
   bool any_own_memory = false;
   for (const auto& g : gpus) any_own_memory |= g.device->sku->memory_mib > 0;
-  const int major = std::atoi(driver.c_str());
+  // The driver's major version from the spec's text ("580.65.06"); atoi
+  // overflowed on a long run of digits.
+  const auto major_text = std::string_view(driver).substr(0, driver.find('.'));
+  const int major = int(parse_integer_in(major_text, 0, 99999).value_or(0));
   if (any_own_memory && major >= 580) {
     ToolEntry mode = tool(cuda_addressing_mode_argv());
     mode.run.out = query_csv(gpus, {"pci.bus_id", "addressing_mode"}, driver);

@@ -6,6 +6,7 @@
 #include "cli/common/detection_cache_io.h"
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
+#include "cli/common/number_options.h"
 #include "cli/common/output_file.h"
 #include "src/export/export_inputs.h"
 #include "src/host/live_host.h"
@@ -32,7 +33,7 @@ void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
                "sources) and the topology between devices");
   cmd.add_option("--only", args.only, "Probe only these backends (comma-separated: cuda,cpu)");
   cmd.add_option("--timeout", args.timeout_s, "Seconds each probe tool may run (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(timeout_seconds());
   auto* record = cmd.add_option("--record", args.record_path,
                                 "Record every answer of this host into a snapshot FILE");
   cmd.add_flag("--timings", args.timings,

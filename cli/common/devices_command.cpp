@@ -6,6 +6,7 @@
 #include "cli/common/detection_cache_io.h"
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
+#include "cli/common/number_options.h"
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/text_file.h"
@@ -21,7 +22,7 @@ void add_devices_flags(CLI::App& cmd, DevicesArgs& args) {
   add_output_flags(cmd, args.out);
   cmd.add_option("--only", args.only, "Probe only these backends (comma-separated)");
   cmd.add_option("--timeout", args.timeout_s, "Seconds each probe tool may run (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(timeout_seconds());
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
   auto* host =

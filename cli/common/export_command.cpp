@@ -4,6 +4,7 @@
 
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
+#include "cli/common/number_options.h"
 #include "cli/common/output_file.h"
 #include "src/export/fleet_exports.h"
 #include "src/registry/detection.h"
@@ -17,7 +18,7 @@ void add_common(CLI::App& cmd, ExportArgs& args) {
                  "Write to FILE (atomically: a hidden temporary, then renamed) instead of stdout");
   cmd.add_option("--only", args.only, "Probe only these backends (comma-separated)");
   cmd.add_option("--timeout", args.timeout_s, "Seconds each probe tool may run (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(timeout_seconds());
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
   auto* host =

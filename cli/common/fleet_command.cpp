@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/number_options.h"
 #include "cli/common/plan_command.h"
 #include "cli/common/synth_command.h"
 #include "sim/fleet.h"
@@ -39,10 +40,10 @@ CLI::App* add_fleet_command(CLI::App& app, FleetArgs& args) {
       ->check(CLI::Range(1, 256));
   cmd->add_option("--fault-rate", args.fault_rate,
                   "Share of drawn hosts with a broken driver or tool (default 0.05)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(finite_number(0, 1, "(a share of the hosts)"));
   cmd->add_option("--busy-rate", args.busy_rate,
                   "Share of drawn GPUs with most of their memory in use (default 0.30)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(finite_number(0, 1, "(a share of the GPUs)"));
   cmd->add_option("--model", args.model,
                   "Which hosts can serve MODEL (a built-in name or path/config.json), as "
                   "`hwaccel plan` plans it on each host");

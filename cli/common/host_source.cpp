@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -48,7 +49,10 @@ OpenedHost open_host(const std::string& snapshot_path, const std::string& root, 
   }
   LiveHostOptions live;
   live.root = root;
-  live.default_timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
+  // --timeout is checked (1 ms to a day); clamped here as well, since a cast
+  // of nan or 1e300 to an integer is undefined behaviour.
+  const double ms = std::isfinite(timeout_s) ? std::clamp(timeout_s * 1000, 1.0, 86400e3) : 5000;
+  live.default_timeout = std::chrono::milliseconds(static_cast<long long>(ms));
   opened.host = std::make_unique<LiveHost>(live);
   opened.source = root.empty() ? "live" : "root(" + root + ")";
   return opened;

@@ -13,6 +13,7 @@
 #include "src/host/redaction.h"
 #include "src/host/text_file.h"
 #include "src/host/tree_source.h"
+#include "src/snapshot/limits.h"
 #include "src/snapshot/snapshot_codec.h"
 
 namespace hwaccel::cli {
@@ -107,10 +108,14 @@ ImportCommand add_import_command(CLI::App& app) {
   cmd->add_option("--arch", a.arch, "facts.arch (default: from /proc/cpuinfo)");
   cmd->add_option("--kernel", a.kernel, "facts.kernel (default: /proc/sys/kernel/osrelease)");
   cmd->add_option("--hostname", a.hostname, "facts.hostname");
-  cmd->add_option("--cpus", a.cpus, "facts.cpus (default: from the tree)");
-  cmd->add_option("--page-size", a.page_size, "facts.page_size (default 4096)");
+  // Ranges so that a negative or absurd number never reaches the snapshot.
+  cmd->add_option("--cpus", a.cpus, "facts.cpus (default: from the tree)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  cmd->add_option("--page-size", a.page_size, "facts.page_size (default 4096)")
+      ->check(CLI::Range(std::int64_t{512}, std::int64_t{1} << 30));
   cmd->add_option("--max-file-bytes", a.max_file_bytes,
-                  "Larger files are imported as {error: EFBIG} (default 1 MiB)");
+                  "Larger files are imported as {error: EFBIG} (default 1 MiB)")
+      ->check(CLI::Range(std::size_t{1}, kMaxSnapshotBytes));
   cmd->add_flag("--no-redact", a.no_redact, "Keep serials, UUIDs, hostnames and MACs");
   return {cmd, shared};
 }

@@ -4,6 +4,7 @@
 
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
+#include "cli/common/number_options.h"
 #include "src/report/system_json.h"
 #include "src/report/system_text.h"
 #include "src/system/io_estimate.h"
@@ -21,7 +22,7 @@ void add_io_flags(CLI::App& cmd, IoArgs& args) {
   auto* host =
       cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   cmd.add_option("--timeout", args.timeout_s, "Seconds each tool may run (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(timeout_seconds());
   host->excludes(root);
 }
 

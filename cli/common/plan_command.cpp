@@ -6,6 +6,7 @@
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
 #include "cli/common/kernel_plan_command.h"
+#include "cli/common/number_options.h"
 #include "cli/common/plan_svg.h"
 #include "src/host/live_host.h"
 #include "src/host/terminal.h"
@@ -34,7 +35,7 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
                    ->check(CLI::ExistingDirectory);
   host->excludes(root);
   cmd.add_option("--timeout", a.timeout_s, "Seconds each probe tool may run (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(timeout_seconds());
   cmd.add_option("--reserve", a.reserve, "Memory that must stay free per device (default 3584M)");
   cmd.add_option("--devices", a.devices_file,
                  "A DEVICES.toml SKU catalogue instead of the built-in one");

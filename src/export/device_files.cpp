@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 #include <vector>
+
+#include "src/model/number_text.h"
+#include "src/probe/text_util.h"
 
 namespace hwaccel {
 
@@ -14,8 +18,13 @@ bool all_digits(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-// "Device Minor: \t 3" in the nvidia module's information file.
-std::string nvidia_minor(const std::string& text) {
+// A Linux device minor number has 20 bits.
+constexpr std::int64_t kMaxDeviceMinor = (std::int64_t{1} << 20) - 1;
+
+// "Device Minor: \t 3" in the nvidia module's information file: the minor as
+// decimal digits; "" when there is no such line. `bad` gets a value that is
+// there but is not a device number ("99999999999999999999", "-1", "07").
+std::string nvidia_minor(const std::string& text, std::string& bad) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
@@ -23,7 +32,11 @@ std::string nvidia_minor(const std::string& text) {
     std::string value = line.substr(13);
     value.erase(0, value.find_first_not_of(" \t"));
     value.erase(value.find_last_not_of(" \t\r") + 1);
-    return all_digits(value) ? value : "";
+    if (auto n = parse_integer_in(value, 0, kMaxDeviceMinor);
+        n && (value.size() == 1 || value.front() != '0'))
+      return value;
+    bad = value.size() > 40 ? value.substr(0, 37) + "..." : value;
+    return "";
   }
   return "";
 }
@@ -79,9 +92,18 @@ DeviceFile device_file(Host& host, const Entry& e) {
     if (!e.pci_bus_id.empty()) {
       const std::string info = "/proc/driver/nvidia/gpus/" + e.pci_bus_id + "/information";
       if (auto text = host.read(info)) {
-        if (auto minor = nvidia_minor(*text); !minor.empty()) {
+        std::string bad;
+        if (auto minor = nvidia_minor(*text, bad); !minor.empty()) {
           f.path = "/dev/nvidia" + minor;
           f.source = info;
+          return f;
+        }
+        if (!bad.empty()) {
+          f.path = "/dev/nvidia" + std::to_string(e.index);
+          f.assumed = true;
+          f.source = info + ": Device Minor \"" + printable_line(bad) +
+                     "\" is not a device number (0-" + std::to_string(kMaxDeviceMinor) +
+                     "); index assumed";
           return f;
         }
       }

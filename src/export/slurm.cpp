@@ -2,11 +2,14 @@
 // node family) with the nodes as a Slurm range (/dev/nvidia[0-7]), and the
 // slurm.conf fragment that declares them on this node.
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
 #include "src/export/device_files.h"
 #include "src/export/fleet_exports.h"
+#include "src/model/number_text.h"
 #include "src/registry/selection.h"
 
 namespace hwaccel {
@@ -62,8 +65,15 @@ std::string render_slurm(Host& host, const Detection& d, SlurmPart part) {
     auto digits = f.path.find_last_not_of("0123456789");
     std::string prefix = f.path.substr(0, digits + 1);
     Group& g = groups[{f.gres, type, prefix}];
-    if (digits + 1 < f.path.size())
-      g.numbers.push_back(std::stol(f.path.substr(digits + 1)));
+    // A device number goes into a range "/dev/nvidia[0-3]" only when it reads
+    // back as written: "07" or a 20-digit number (a hostile Device Minor) is
+    // listed as its own path instead.
+    const std::string tail = f.path.substr(digits + 1);
+    auto number = tail.size() > 1 && tail.front() == '0'
+                      ? std::nullopt
+                      : parse_integer_in(tail, 0, std::numeric_limits<std::int32_t>::max());
+    if (number)
+      g.numbers.push_back(static_cast<long>(*number));
     else
       g.odd_paths.push_back(f.path);
     ++g.count;

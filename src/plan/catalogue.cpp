@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <set>
+#include <unordered_set>
 
 #include "src/plan/toml_fields.h"
 
@@ -88,6 +91,15 @@ std::vector<std::string> Catalogue::ids() const {
 
 namespace {
 
+// Bounds on a [[sku]]'s numbers, far beyond any device (the largest in
+// data/devices.toml: 512 GB, 8,000 GB/s, about 10,000 TFLOPS, 304 units), so
+// that a typo or a hostile file (1e30, inf) is refused instead of planned.
+constexpr double kMaxMemoryGb = 1e5;      // 100 TB
+constexpr double kMaxBandwidthGbs = 1e6;  // 1 PB/s
+constexpr double kMaxPeakTflops = 1e7;    // 10 EFLOPS
+constexpr double kMaxComputeUnits = 1e7;
+constexpr double kMaxOverheadUs = 1e6;  // a second per layer
+
 // The numeric fields of a [[sku]] that need a `sources` entry when present.
 const std::set<std::string>& sourced_fields() {
   static const std::set<std::string> f{"memory_gb",     "bandwidth_gbs",   "peak_tflops",
@@ -97,14 +109,10 @@ const std::set<std::string>& sourced_fields() {
 }
 
 std::uint16_t hex16(const TableReader& r, const std::string& text) {
-  std::size_t used = 0;
-  unsigned long v = 0;
-  try {
-    v = std::stoul(text, &used, 16);
-  } catch (...) {
-    used = 0;
-  }
-  if (used != text.size() || text.size() != 4 || v > 0xffff)
+  // Four hex digits exactly (stoul also took " 10d" and "-001").
+  unsigned v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 16);
+  if (text.size() != 4 || ec != std::errc() || end != text.data() + text.size() || v > 0xffff)
     r.fail("pci", "\"" + text + "\": expected VVVV:DDDD in hex (10de:2330)");
   return static_cast<std::uint16_t>(v);
 }
@@ -182,15 +190,17 @@ Sku read_sku(const TableReader& r) {
     if (colon == std::string::npos) r.fail("pci", "\"" + p + "\": expected VVVV:DDDD in hex");
     s.pci.emplace_back(hex16(r, p.substr(0, colon)), hex16(r, p.substr(colon + 1)));
   }
-  double gb = r.number("memory_gb");
-  if (gb < 0) r.fail("memory_gb", "must not be negative");
+  // 0 only for a CPU, whose memory comes from detection.
+  double gb = r.number_in("memory_gb", 0, kMaxMemoryGb, "GB");
+  if (gb == 0 && s.type != "cpu")
+    r.fail("memory_gb", "0: a " + s.type + " needs its memory size (0 is for a cpu only)");
   s.memory_bytes = gb * 1e9;
   s.memory_type = r.text("memory_type");
   s.unified = r.boolean_or("unified", false);
   s.usable_fraction = r.number("usable_fraction");
-  if (s.usable_fraction <= 0 || s.usable_fraction > 1)
+  if (!(s.usable_fraction > 0 && s.usable_fraction <= 1))
     r.fail("usable_fraction", "expected a fraction in (0, 1]");
-  s.bandwidth_bytes_s = r.number("bandwidth_gbs") * 1e9;
+  s.bandwidth_bytes_s = r.number_in("bandwidth_gbs", 0, kMaxBandwidthGbs, "GB/s") * 1e9;
   if (s.bandwidth_bytes_s <= 0) r.fail("bandwidth_gbs", "expected a positive number");
 
   auto peaks = r.sub("peak_tflops");
@@ -200,6 +210,9 @@ Sku read_sku(const TableReader& r) {
     if (!peaks.has(f)) continue;
     double v = peaks.number(f);
     if (v < 0) peaks.fail(f, "must not be negative");
+    if (v > kMaxPeakTflops)
+      peaks.fail(f, shown_number(v) + " is out of range (expected 0 to " +
+                        shown_number(kMaxPeakTflops) + " TFLOPS)");
     if (v > 0) s.peak_flops[f] = v * 1e12;
   }
   s.native = r.texts("native");
@@ -215,11 +228,14 @@ Sku read_sku(const TableReader& r) {
       peaks.fail(f, "a peak for \"" + f + "\" but it is not in native (inconsistent entry)");
   }
   s.target = r.text("target");
-  s.compute_units = static_cast<int>(r.number("compute_units"));
+  // A whole number: a cast of 1e30 to int is undefined behaviour.
+  const double units = r.number_in("compute_units", 1, kMaxComputeUnits, "units");
+  if (units != std::floor(units)) r.fail("compute_units", "expected a whole number");
+  s.compute_units = static_cast<int>(units);
   s.perf_class = r.text("perf_class");
   s.fabric = r.text("fabric");
-  s.fabric_bytes_s = r.number_or("fabric_gbs", 0) * 1e9;
-  s.host_link_bytes_s = r.number_or("host_link_gbs", 0) * 1e9;
+  s.fabric_bytes_s = r.number_in_or("fabric_gbs", 0, kMaxBandwidthGbs, "GB/s", 0) * 1e9;
+  s.host_link_bytes_s = r.number_in_or("host_link_gbs", 0, kMaxBandwidthGbs, "GB/s", 0) * 1e9;
   if (s.fabric != "none" && s.fabric_bytes_s <= 0)
     r.fail("fabric_gbs", "missing: fabric \"" + s.fabric + "\" needs its bandwidth");
 
@@ -246,11 +262,12 @@ PerfClass read_perf(const TableReader& r, const std::string& name) {
   p.name = name;
   p.decode_efficiency = r.number("decode_efficiency");
   p.prefill_efficiency = r.number("prefill_efficiency");
-  p.decode_overhead_us_per_layer = r.number_or("decode_overhead_us_per_layer", 0);
+  p.decode_overhead_us_per_layer =
+      r.number_in_or("decode_overhead_us_per_layer", 0, kMaxOverheadUs, "us", 0);
   p.source = r.text("source");
   for (const char* key : {"decode_efficiency", "prefill_efficiency"}) {
     double v = r.number(key);
-    if (v <= 0 || v > 1) r.fail(key, "expected a fraction in (0, 1]");
+    if (!(v > 0 && v <= 1)) r.fail(key, "expected a fraction in (0, 1]");
   }
   return p;
 }
@@ -274,10 +291,13 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
     const auto* skus = root.get("sku");
     if (!skus || !skus->is_array_of_tables()) r.fail("sku", "expected [[sku]] entries");
     std::size_t i = 0;
+    // Ids seen so far: a set, not c.find(), which made a 300,000-SKU file
+    // take 6 minutes (each id compared with every one before it).
+    std::unordered_set<std::string> ids;
     for (const auto& node : *skus->as_array()) {
       TableReader sr(*node.as_table(), file, "sku[" + std::to_string(i++) + "]");
       Sku s = read_sku(sr);
-      if (c.find(s.id)) sr.fail("id", "\"" + s.id + "\" is defined twice");
+      if (!ids.insert(s.id).second) sr.fail("id", "\"" + s.id + "\" is defined twice");
       if (!c.perf_classes.count(s.perf_class))
         sr.fail("perf_class", "\"" + s.perf_class + "\" has no [perf_class." + s.perf_class + "]");
       c.skus.push_back(std::move(s));
@@ -285,6 +305,7 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
     if (const auto* guards = root.get("guard")) {
       if (!guards->is_array_of_tables()) r.fail("guard", "expected [[guard]] entries");
       std::size_t g = 0;
+      std::unordered_set<std::string> macros;
       for (const auto& node : *guards->as_array()) {
         TableReader gr(*node.as_table(), file, "guard[" + std::to_string(g++) + "]");
         gr.allow_only({"macro", "instruction"});
@@ -293,9 +314,8 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
         const auto& known = known_instructions();
         if (std::find(known.begin(), known.end(), guard.instruction) == known.end())
           gr.fail("instruction", "\"" + guard.instruction + "\": not an instruction kind");
-        for (const auto& other : c.guards)
-          if (other.macro == guard.macro)
-            gr.fail("macro", "\"" + guard.macro + "\" is mapped twice");
+        if (!macros.insert(guard.macro).second)
+          gr.fail("macro", "\"" + guard.macro + "\" is mapped twice");
         c.guards.push_back(std::move(guard));
       }
       std::sort(c.guards.begin(), c.guards.end(),

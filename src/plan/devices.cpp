@@ -4,10 +4,15 @@
 #include <cstdio>
 #include <set>
 
+#include "src/model/number_text.h"
 #include "src/plan/sharding.h"
 #include "src/registry/selection.h"
 
 namespace hwaccel::plan {
+
+// The most devices one --add may add: far beyond any single host, small
+// enough that a plan over them stays quick.
+constexpr std::int64_t kMaxAddedDevices = 1024;
 
 std::string gib(double bytes) {
   char buf[32];
@@ -157,11 +162,18 @@ DeviceSetResult build_devices(const Detection& det, const Catalogue& c, const De
     auto x = spec.rfind('x');
     if (x != std::string::npos && x + 1 < spec.size() &&
         spec.find_first_not_of("0123456789", x + 1) == std::string::npos) {
-      count = std::stoi(spec.substr(x + 1));
+      // "h100-sxmx99999999999" once ended in "internal error: stoi".
+      auto n = parse_integer_in(spec.substr(x + 1), 1, kMaxAddedDevices);
+      if (!n) {
+        r.error = "--add " + spec + ": the count after 'x' must be 1 to " +
+                  std::to_string(kMaxAddedDevices) + " (SKU[xN])";
+        return r;
+      }
+      count = static_cast<int>(*n);
       id = spec.substr(0, x);
     }
     const Sku* sku = c.find(id);
-    if (!sku || count < 1 || count > 1024) {
+    if (!sku) {
       r.error = "--add " + spec + ": expected SKU[xN] with a catalogue id; known:";
       for (const auto& k : c.ids()) r.error += " " + k;
       return r;

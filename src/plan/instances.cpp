@@ -1,5 +1,7 @@
 #include "src/plan/instances.h"
 
+#include <cmath>
+
 #include "src/plan/toml_fields.h"
 
 namespace hwaccel::plan {
@@ -26,10 +28,13 @@ InstancesResult parse_instances(std::string_view text, const std::string& file,
       in.accelerator = t.text("accelerator");
       if (!catalogue.find(in.accelerator))
         t.fail("accelerator", "\"" + in.accelerator + "\" is not a SKU id of the device catalogue");
-      in.count = static_cast<int>(t.number("count"));
-      if (in.count < 1 || in.count > 1024) t.fail("count", "expected 1..1024");
-      in.host_memory_bytes = t.number("host_memory_gb") * 1e9;
-      in.usd_per_hour = t.number("usd_per_hour");
+      // Checked as a double first: a cast of 1e30 to int is undefined behaviour.
+      const double count = t.number("count");
+      if (!(count >= 1 && count <= 1024) || count != std::floor(count))
+        t.fail("count", "expected 1..1024");
+      in.count = static_cast<int>(count);
+      in.host_memory_bytes = t.number_in("host_memory_gb", 0, 1e5, "GB") * 1e9;
+      in.usd_per_hour = t.number_in("usd_per_hour", 0, 1e6, "USD an hour");
       if (in.usd_per_hour <= 0) t.fail("usd_per_hour", "expected a positive price");
       in.region = t.text("region");
       in.date = t.text("date");

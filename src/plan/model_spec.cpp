@@ -170,6 +170,10 @@ ModelResult parse_hf_config(std::string_view text, const std::string& file) {
       r.fail("num_key_value_heads",
              "must divide num_attention_heads (" + std::to_string(m.heads) + ")");
     m.head_dim = r.positive_or("head_dim", m.hidden / m.heads);
+    if (m.head_dim == 0)  // more heads than hidden_size gave heads of width 0
+      r.fail("head_dim",
+             "missing, and hidden_size / num_attention_heads is 0 (expected a "
+             "positive integer)");
     m.vocab = r.positive("vocab_size");
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
     m.experts = r.non_negative_or("num_local_experts", 0);

@@ -1,5 +1,6 @@
 #include "src/plan/toml_fields.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "src/plan/toml_bare_text.h"
@@ -22,6 +23,12 @@ toml::table parse_toml(std::string_view text, const std::string& file) {
   } catch (const toml::parse_error& e) {
     throw LocatedError(location(file, e.source()) + ": " + std::string(e.description()));
   }
+}
+
+std::string shown_number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
 }
 
 TableReader::TableReader(const toml::table& table, std::string file, std::string path)
@@ -77,12 +84,28 @@ double TableReader::number(std::string_view key) const {
   const auto* node = table_.get(key);
   if (!node) fail(key, "missing (expected a number)");
   if (node->is_integer()) return static_cast<double>(*node->value<std::int64_t>());
-  if (node->is_floating_point()) return *node->value<double>();
-  fail(key, "expected a number");
+  if (!node->is_floating_point()) fail(key, "expected a number");
+  const double v = *node->value<double>();
+  if (!std::isfinite(v)) fail(key, shown_number(v) + ": expected a finite number");
+  return v;
 }
 
 double TableReader::number_or(std::string_view key, double fallback) const {
   return has(key) ? number(key) : fallback;
+}
+
+double TableReader::number_in(std::string_view key, double lo, double hi,
+                              std::string_view unit) const {
+  const double v = number(key);
+  if (v < lo || v > hi)
+    fail(key, shown_number(v) + " is out of range (expected " + shown_number(lo) + " to " +
+                  shown_number(hi) + (unit.empty() ? "" : " ") + std::string(unit) + ")");
+  return v;
+}
+
+double TableReader::number_in_or(std::string_view key, double lo, double hi, std::string_view unit,
+                                 double fallback) const {
+  return has(key) ? number_in(key, lo, hi, unit) : fallback;
 }
 
 bool TableReader::boolean_or(std::string_view key, bool fallback) const {

@@ -26,8 +26,15 @@ class TableReader {
   bool has(std::string_view key) const;
   std::string text(std::string_view key) const;  // required string
   std::string text_or(std::string_view key, std::string fallback) const;
-  double number(std::string_view key) const;  // required int or float
+  // A required int or float; nan and inf are refused (a catalogue with
+  // bandwidth_gbs = nan planned 19775 tok/s).
+  double number(std::string_view key) const;
   double number_or(std::string_view key, double fallback) const;
+  // A required number from lo to hi inclusive, else "VALUE is out of range
+  // (expected LO to HI UNIT)" at the key.
+  double number_in(std::string_view key, double lo, double hi, std::string_view unit) const;
+  double number_in_or(std::string_view key, double lo, double hi, std::string_view unit,
+                      double fallback) const;
   bool boolean_or(std::string_view key, bool fallback) const;
   std::vector<std::string> texts(std::string_view key) const;  // required array of strings
   const toml::table& table(std::string_view key) const;        // required sub-table
@@ -47,6 +54,9 @@ class TableReader {
 };
 
 std::string location(const std::string& file, const toml::source_region& region);
+
+// A number as an error message shows it: "nan", "inf", "1e+30", "0.5".
+std::string shown_number(double v);
 
 // Parses TOML text; a syntax error becomes a LocatedError.
 toml::table parse_toml(std::string_view text, const std::string& file);
