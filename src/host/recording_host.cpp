@@ -216,9 +216,9 @@ Snapshot RecordingHost::snapshot(SnapshotInfo info) {
   const Facts& facts = inner_.facts();
   // PATH decides which tools were found; keep it beside the runs it explains.
   auto path = inner_.env("PATH");
-  // The user's name, so that redaction finds it in paths outside /home
-  // (/var/lib/jenkins, /srv/alice); redaction replaces the values themselves.
-  auto user = inner_.env("USER"), logname = inner_.env("LOGNAME");
+  // The user's name and home, so that redaction finds the name in paths outside
+  // /home (/var/lib/jenkins, /srv/alice); redaction replaces the values themselves.
+  auto user = inner_.env("USER"), logname = inner_.env("LOGNAME"), home = inner_.env("HOME");
   std::lock_guard<std::mutex> lock(mutex_);
   Snapshot s = recorded_;
   s.host = std::move(info);
@@ -227,6 +227,7 @@ Snapshot RecordingHost::snapshot(SnapshotInfo info) {
   if (path) s.env["PATH"] = *path;
   if (user) s.env["USER"] = *user;
   if (logname) s.env["LOGNAME"] = *logname;
+  if (home) s.env["HOME"] = *home;
   s.files = place_behind_links(std::move(s.files), links_);
   return s;
 }

@@ -146,8 +146,12 @@ std::string env_value(TextRedactor& r, const std::string& name, const std::strin
     case EnvRule::hostname:
       return r.whole_value(value);
     case EnvRule::address: {
+      // An address (or a list of them) is rewritten in place; anything else
+      // is replaced whole.
       std::string out = r.text(value, Addresses::everywhere);
-      return out == value ? r.value(value) : out;
+      bool address = value.find_first_not_of("0123456789abcdefABCDEF.:,/[]%") == std::string::npos;
+      if (out != value || address || redaction::is_pseudonym_label(value)) return out;
+      return r.value(value);
     }
     case EnvRule::replaced:
       break;
@@ -163,9 +167,12 @@ bool holds_versions(const std::string& path) {
          name.find("_ver") != std::string::npos;
 }
 
-Addresses addresses_in(const std::string& path) {
+Addresses addresses_in(const std::string& path, const std::string& bytes) {
   if (holds_addresses(path)) return Addresses::everywhere;
-  if (holds_versions(path)) return Addresses::not_dotted_quads;
+  // One line that is a version; longer files say "version" on their version lines.
+  auto newline = bytes.find('\n');
+  bool one_line = newline == std::string::npos || newline + 1 == bytes.size();
+  if (holds_versions(path) && one_line) return Addresses::not_dotted_quads;
   return Addresses::except_version_lines;
 }
 
@@ -198,7 +205,7 @@ void redact(Snapshot& s) {
     if (is_identifier_file(path) && !is_ib_identifier(path))
       entry.bytes = whole_file(r, entry.bytes);
     else
-      entry.bytes = r.text(entry.bytes, addresses_in(path));
+      entry.bytes = r.text(entry.bytes, addresses_in(path, entry.bytes));
   }
   s.files = std::move(files);
   for (auto& [argv, tool] : s.tools) {
