@@ -148,10 +148,9 @@ std::string env_value(TextRedactor& r, const std::string& name, const std::strin
     case EnvRule::address: {
       // An address (or a list of them) is rewritten in place; anything else
       // is replaced whole.
-      std::string out = r.text(value, Addresses::everywhere);
       bool address = value.find_first_not_of("0123456789abcdefABCDEF.:,/[]%") == std::string::npos;
-      if (out != value || address || redaction::is_pseudonym_label(value)) return out;
-      return r.value(value);
+      if (address) return r.text(value, Addresses::everywhere);
+      break;
     }
     case EnvRule::replaced:
       break;

@@ -73,7 +73,7 @@ std::size_t TextRedactor::shape_at(std::string_view in, std::size_t i, std::stri
   if (in[i] == '0' && i + 18 <= in.size() && (in[i + 1] == 'x' || in[i + 1] == 'X')) {
     std::size_t k = i + 2;
     while (k < i + 18 && is_hex(in[k])) ++k;
-    if (k == i + 18 && (k == in.size() || !is_alnum(in[k]))) {
+    if (k == i + 18 && (k == in.size() || !is_alnum(in[k])) && !uuid_at(in, k - 8)) {
       std::string hex = hex_digits(in.substr(i + 2, 16));
       out = is_kept_hex(hex) ? std::string(in.substr(i, 18))
                              : std::string(in.substr(i, 2)) + guid_digits(names_.guid(hex));
@@ -91,6 +91,8 @@ std::size_t TextRedactor::shape_at(std::string_view in, std::size_t i, std::stri
     ++end;
   }
   if (end < in.size() && is_alnum(in[end])) return 0;
+  // The last 8 digits begin a UUID (4b2e7c9d10ab-4d1b-...): that match wins.
+  if (end - i >= 8 && uuid_at(in, end - 8)) return 0;
   std::size_t len = end - i;
   if (len < 32 && !(len == 12 && letter && digit)) return 0;
   std::string_view v = in.substr(i, len);

@@ -178,5 +178,25 @@ TEST(RedactionShapes, RedactingTwiceChangesNothing) {
   EXPECT_TRUE(again == s);
 }
 
+// What tests/fuzz/redaction_fuzz.cpp found (inputs in tests/fuzz/regressions/redaction/).
+TEST(RedactionShapes, FuzzFindingsAreFixedPoints) {
+  // Twelve hex digits whose last eight start a UUID: the UUID wins, else the
+  // second pass found a new one inside the MAC pseudonym.
+  std::string once = redact_tool_output("GPU-4b2e7c9d10ab-4d1b-46c8-8f5a-0c1d2e3f4a5b\n");
+  EXPECT_EQ(once, "GPU-4b2e00000000-0000-4000-8000-000000000001\n");
+  EXPECT_EQ(redact_tool_output(once), once);
+  EXPECT_EQ(once.find("7c9d10ab"), std::string::npos) << once;
+  // A KUBERNETES_* value that is not an address (here the hostname) is
+  // replaced whole, not rewritten to "host-1\n" and replaced on the next pass.
+  Snapshot s;
+  s.facts.hostname = "ASUS";
+  s.env["KUBERNETES_SERVICE_HOST"] = "ASUS\n";
+  redact(s);
+  EXPECT_EQ(s.env.at("KUBERNETES_SERVICE_HOST"), "REDACTED-1");
+  Snapshot again = s;
+  redact(again);
+  EXPECT_TRUE(again == s);
+}
+
 }  // namespace
 }  // namespace hwaccel
