@@ -1,10 +1,9 @@
 // Redaction of a recorded snapshot before it leaves the machine. Every
 // identifier a probe can see becomes a stable pseudonym (one value, one
-// pseudonym, within a file): GPU/MIG/Vulkan UUIDs, board/chassis/product and
-// device serials and UUIDs, IB GUIDs and GIDs, machine and boot ids, the
-// hostname, MAC and 20-byte IPoIB addresses, IP addresses where addresses live (environment,
-// /etc, /proc/net, /sys/class/net, lines of tool output that talk about
-// addresses), and user names in home-directory paths.
+// pseudonym, within a file): GPU/MIG/Vulkan UUIDs, pod UIDs and container ids,
+// serials (by key, in any case), IB GUIDs and GIDs, machine and boot ids, the
+// hostname, MAC and IPoIB addresses, IP addresses (on every line but version
+// lines), and user names in paths. docs/snapshot-format.md lists the rules.
 //
 // Pseudonyms keep the shape of what they replace where a parser cares (a UUID
 // stays a UUID, a hex GUID stays hex with its separators), and the same UUID

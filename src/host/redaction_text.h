@@ -32,8 +32,8 @@ class Pseudonyms {
   int mac(const std::string& hex12) { return number(macs_, hex12); }
   int guid(const std::string& hex16) { return number(guids_, hex16); }
   int ipoib(const std::string& hex40) { return number(ipoibs_, hex40); }
-  // A whole-value identifier: digits stay digits and hex stays hex while the
-  // number fits in half of its digits (so that the result keeps the "leading
+  // A whole-value identifier: digits stay digits and hex (with colons) stays
+  // hex while the number fits in half of its digits (so that the result keeps the "leading
   // half zeros" shape), anything else becomes REDACTED-SERIAL-N.
   std::string identifier(const std::string& real);
   std::string hostname(const std::string& real);

@@ -186,6 +186,12 @@ TEST(RedactionShapes, FuzzFindingsAreFixedPoints) {
   EXPECT_EQ(once, "GPU-4b2e00000000-0000-4000-8000-000000000001\n");
   EXPECT_EQ(redact_tool_output(once), once);
   EXPECT_EQ(once.find("7c9d10ab"), std::string::npos) << once;
+  // A serial with dashes becomes a label: shaped into zeros, it held a UUID
+  // of zeros ("...-0000-0000-0000-000000000003") that the next pass replaced.
+  std::string serial = redact_tool_output(
+      "driverUUID = 12345678-1234-1234-123456789-1234-1234-1234-123456789abc)\n");
+  EXPECT_EQ(serial, "driverUUID = REDACTED-SERIAL-1)\n");
+  EXPECT_EQ(redact_tool_output(serial), serial);
   // A KUBERNETES_* value that is not an address (here the hostname) is
   // replaced whole, not rewritten to "host-1\n" and replaced on the next pass.
   Snapshot s;
