@@ -1,6 +1,7 @@
 #include "src/host/redaction.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -95,18 +96,30 @@ EnvRule rule_of(std::string_view name) {
   return EnvRule::replaced;
 }
 
+// A login name as useradd accepts one: a letter or '_' first, at most 32
+// characters. Anything else is no name (and might be a redacted identifier,
+// which a second redaction would then take for one: a fuzz finding).
+bool is_login_name(const std::string& name) {
+  if (name.empty() || name.size() > 32) return false;
+  if (!std::isalpha(static_cast<unsigned char>(name[0])) && name[0] != '_') return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+      return false;
+  return true;
+}
+
 // The user's own name, wherever the environment gives it: USER, LOGNAME and
 // the last folder of HOME (/var/lib/jenkins, /srv/alice; /root is no name).
 std::set<std::string> user_names(const std::map<std::string, std::string>& env) {
   std::set<std::string> names;
   for (const char* variable : {"USER", "LOGNAME"})
-    if (auto it = env.find(variable); it != env.end() && !it->second.empty())
+    if (auto it = env.find(variable); it != env.end() && is_login_name(it->second))
       names.insert(it->second);
   if (auto it = env.find("HOME"); it != env.end()) {
     std::string home = it->second;
     while (home.size() > 1 && home.back() == '/') home.pop_back();
     std::string last = home.substr(home.rfind('/') + 1);
-    if (!last.empty()) names.insert(last);
+    if (is_login_name(last)) names.insert(last);
   }
   return names;
 }

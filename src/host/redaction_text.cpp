@@ -344,6 +344,7 @@ std::string TextRedactor::whole_value(std::string_view v) {
   std::string_view core = v;
   for (std::string_view prefix : {"GPU-", "MIG-", "0x", "0X"})
     if (starts_with(core, prefix)) core.remove_prefix(prefix.size());
+  if (core.size() < 4) return std::string(v);  // GPU-0: an index, not an identifier
   std::string prefix(v.substr(0, v.size() - core.size()));
   if (core.size() == 36 && uuid_at(core, 0)) {
     std::string hex = hex_digits(core);

@@ -192,6 +192,17 @@ TEST(RedactionShapes, FuzzFindingsAreFixedPoints) {
       "driverUUID = 12345678-1234-1234-123456789-1234-1234-1234-123456789abc)\n");
   EXPECT_EQ(serial, "driverUUID = REDACTED-SERIAL-1)\n");
   EXPECT_EQ(redact_tool_output(serial), serial);
+  // HOME's last folder is a user name only when it is a login name: here it
+  // was "-f-<hex>", redacted to "-f-000...1", which the next pass took for one.
+  Snapshot h;
+  h.env["HOME"] = "/x/-f-4f3c2b1a09e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2";
+  redact(h);
+  Snapshot h2 = h;
+  redact(h2);
+  EXPECT_TRUE(h2 == h) << h.env.at("HOME") << " -> " << h2.env.at("HOME");
+  // "GPU-0" after a UUID key is an index, not an identifier.
+  EXPECT_EQ(redact_tool_output("GPU 0: NVIDIA H200 (UUID: GPU-0)\n"),
+            "GPU 0: NVIDIA H200 (UUID: GPU-0)\n");
   // A KUBERNETES_* value that is not an address (here the hostname) is
   // replaced whole, not rewritten to "host-1\n" and replaced on the next pass.
   Snapshot s;
