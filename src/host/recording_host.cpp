@@ -216,12 +216,18 @@ Snapshot RecordingHost::snapshot(SnapshotInfo info) {
   const Facts& facts = inner_.facts();
   // PATH decides which tools were found; keep it beside the runs it explains.
   auto path = inner_.env("PATH");
+  // The user's name and home, so that redaction finds the name in paths outside
+  // /home (/var/lib/jenkins, /srv/alice); redaction replaces the values themselves.
+  auto user = inner_.env("USER"), logname = inner_.env("LOGNAME"), home = inner_.env("HOME");
   std::lock_guard<std::mutex> lock(mutex_);
   Snapshot s = recorded_;
   s.host = std::move(info);
   s.host.recorded_at = when;
   s.facts = facts;
   if (path) s.env["PATH"] = *path;
+  if (user) s.env["USER"] = *user;
+  if (logname) s.env["LOGNAME"] = *logname;
+  if (home) s.env["HOME"] = *home;
   s.files = place_behind_links(std::move(s.files), links_);
   return s;
 }

@@ -179,6 +179,8 @@ def from_fixtures(seeds):
         for tool in doc.get("tools") or []:
             run = tool.get("stdout") or ""
             err = tool.get("stderr") or ""
+            if run:
+                seeds.add("redaction", run)  # every tool's output is redacted on --record
             for target in tool_targets(tool.get("argv")):
                 if run:
                     seeds.add(target, run)
