@@ -112,7 +112,20 @@ ImportCommand add_import_command(CLI::App& app) {
   cmd->add_option("--cpus", a.cpus, "facts.cpus (default: from the tree)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   cmd->add_option("--page-size", a.page_size, "facts.page_size (default 4096)")
-      ->check(CLI::Range(std::int64_t{512}, std::int64_t{1} << 30));
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            // What a snapshot may hold (docs/snapshot-format.md): a power of two
+            // from 1 KiB to 1 GiB; 3000 was once written and could not be read back.
+            std::int64_t v = 0;
+            for (char c : text) {
+              if (c < '0' || c > '9' || v > (std::int64_t{1} << 31)) v = -1;
+              if (v < 0) break;
+              v = v * 10 + (c - '0');
+            }
+            bool ok = !text.empty() && v >= 1024 && v <= (std::int64_t{1} << 30) && (v & (v - 1)) == 0;
+            return ok ? "" : "expected a power of two from 1024 to 1073741824 bytes, got \"" + text + "\"";
+          },
+          "POWER-OF-TWO"));
   cmd->add_option("--max-file-bytes", a.max_file_bytes,
                   "Larger files are imported as {error: EFBIG} (default 1 MiB)")
       ->check(CLI::Range(std::size_t{1}, kMaxSnapshotBytes));

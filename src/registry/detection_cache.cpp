@@ -66,7 +66,8 @@ CacheVerdict judge_cache(const std::string& text, const std::string& key, std::i
     v.why_not = "corrupt: not a JSON object";
     return v;
   }
-  if (doc.value("schema", "") != kCacheSchema) {
+  // value("schema", "") throws on a non-string (type_error 302): compare the value itself.
+  if (!doc.contains("schema") || doc["schema"] != kCacheSchema) {
     v.why_not = "foreign: schema is not " + std::string(kCacheSchema);
     return v;
   }

@@ -342,6 +342,25 @@ TEST(HwsimImport, HwlocTarballWithAToolOutput) {
   fs::remove_all(dir);
 }
 
+// --page-size 3000 was accepted and wrote a snapshot no reader takes back (issue 18).
+TEST(HwsimImport, PageSizeMustBeOneASnapshotMayHold) {
+  std::string dir = make_temp_dir();
+  fs::create_directories(dir + "/root/proc");
+  write_text(dir + "/root/proc/meminfo", "MemTotal: 1000 kB\n");
+  for (const std::string bad : {"3000", "512", "-4096", "2147483648", "99999999999999999999"}) {
+    auto r = run_command(bin("hwsim") + " import --root " + dir + "/root --page-size " + bad +
+                         " -o " + dir + "/x.yaml");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--page-size"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/x.yaml")) << bad;
+  }
+  auto ok = run_command(bin("hwsim") + " import --root " + dir + "/root --page-size 65536 -o " +
+                        dir + "/ok.yaml");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(run_command(bin("hwsim") + " replay " + dir + "/ok.yaml").exit_code, 0);
+  fs::remove_all(dir);
+}
+
 // --latency: a run recorded at 200 ms takes at least that long through the shim
 // (a lower bound only: a slow machine adds, it never takes away). No namespace is
 // needed for the shims, so this runs everywhere.

@@ -55,6 +55,9 @@ TEST(DetectionCache, CorruptForeignAndStaleCachesAreRefusedWithTheReason) {
       {"{not json", "k", "corrupt", 300, ""},
       {"[]", "k", "corrupt", 300, ""},
       {R"({"schema": "something-else/1"})", "k", "foreign", 300, ""},
+      // A schema that is not a string was "internal error: type_error.302".
+      {R"({"schema": 1})", "k", "foreign", 300, ""},
+      {R"({"schema": {"a": [1]}})", "k", "foreign", 300, ""},
       {good, "other", "foreign: made for other backends (k)", 300, ""},
       {good, "k", "stale: 60 s old, TTL 30 s", 30, ""},
       {good, "k", "in the future", 300, "2026-11-29T17:00:00Z"},
