@@ -409,8 +409,7 @@ std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_v
       "not in the form hwaccel writes snapshots in (or not a valid snapshot) here; a "
       "snapshot over " +
       std::to_string(kMaxYamlCppSnapshotBytes >> 20) +
-      " MiB is read only in that form (docs/snapshot-format.md): write it with "
-      "`hwsim import`, `hwsim mutate` or `hwaccel detect --record`, or make it smaller";
+      " MiB is read only in that form (docs/snapshot-format.md, Semantics: limits)";
   return error;
 }
 
