@@ -17,11 +17,12 @@
 
 #include "src/host/process_runner.h"
 #include "src/host/root_path.h"
+#include "src/host/text_file.h"
 
 namespace hwaccel {
 namespace {
 
-// A read that never ends (a character device like /dev/zero) stops here. Far
+// A file that never ends (one that grows while read) stops here. Far
 // above anything a probe reads: the largest sysfs/procfs files are a few MiB.
 constexpr std::size_t kMaxFileBytes = 256u << 20;
 
@@ -43,18 +44,22 @@ class FdCloser {
 // that returns less than asked was the whole file, as for sysfs, whose
 // attributes are produced in one piece at the first read. That saves the
 // second read() of every sysfs file (24 of the 197 system calls of a detection
-// with nothing installed).
+// with nothing installed). Only a regular file is read (open_regular_file: one
+// fstat per file), so a FIFO or device in a --root tree or a path the user
+// named cannot hang the read; sysfs keeps O_NONBLOCK, which its attributes
+// ignore, to save the fcntl.
 Result<std::string> read_to_eof(const std::string& real, std::string_view path, int extra_flags,
                                 bool short_read_is_eof) {
-  int fd = ::open(real.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);
-  if (fd < 0) return make_error(errno, path);
-  FdCloser closer(fd);
+  auto opened = open_regular_file(real, path, extra_flags, /*keep_nonblock=*/short_read_is_eof);
+  if (!opened) return opened.error();
+  FdCloser closer(opened->fd);
+  const int fd = opened->fd;
   std::string text;
   char buffer[64 * 1024];
   for (;;) {
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error(errno, path);  // EISDIR, EIO, ENODATA from drivers...
+    if (n < 0) return make_error(errno, path);  // EIO, ENODATA from drivers...
     if (n == 0) return text;
     if (text.size() + static_cast<std::size_t>(n) > kMaxFileBytes) return make_error(EFBIG, path);
     text.append(buffer, static_cast<std::size_t>(n));
@@ -107,6 +112,11 @@ FileKind kind_of(mode_t mode) {
   }
 }
 
+// A file of the running machine's sysfs or procfs, where no device node lives.
+bool kernel_file(std::string_view path) {
+  return path.rfind("/sys/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+}
+
 std::string lowercase(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
@@ -153,6 +163,15 @@ Result<std::string> LiveHost::read(std::string_view path) {
   const bool sysfs = options_.root.empty() && path.rfind("/sys/", 0) == 0 &&
                      path.rfind("/sys/kernel/debug/", 0) != 0 &&
                      path.rfind("/sys/kernel/tracing/", 0) != 0;
+  // A device node is not even opened (opening one can act: a watchdog starts, a
+  // tape rewinds). sysfs and procfs of the running machine hold none, and are
+  // read with one call fewer; a path the user named, or one in a copied tree,
+  // is looked at first. open_regular_file's fstat catches a file swapped in since.
+  if (!options_.root.empty() || !kernel_file(path)) {
+    // Under a root the links are already followed (inside it); lstat keeps it so.
+    if (auto special = refuse_special_file(*real, path, /*follow_last=*/options_.root.empty()))
+      return *special;
+  }
   return read_to_eof(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW, sysfs);
 }
 

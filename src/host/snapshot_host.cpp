@@ -218,7 +218,11 @@ LoadedSnapshot load_snapshot_file(const std::string& path) {
     return loaded;
   }
   if (!text) {
-    loaded.error = SnapshotError{path, 0, 0, make_error(text.error().code).message};
+    // The message without the path SnapshotError puts first ("a FIFO, not a
+    // regular file", "No such file or directory").
+    std::string message = text.error().message;
+    if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+    loaded.error = SnapshotError{path, 0, 0, message};
     return loaded;
   }
   Snapshot snapshot;

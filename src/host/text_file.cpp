@@ -1,22 +1,107 @@
 #include "src/host/text_file.h"
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 
 namespace hwaccel {
 
-Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(errno ? errno : ENOENT, path);
-  // Read in chunks up to the cap, never trusting a size the file claims.
-  std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, std::size_t(in.gcount()));
-    if (text.size() > max_bytes)
-      return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
+std::string_view file_kind_phrase(unsigned mode) {
+  switch (mode & S_IFMT) {
+    case S_IFIFO:
+      return "a FIFO";
+    case S_IFSOCK:
+      return "a socket";
+    case S_IFCHR:
+      return "a character device";
+    case S_IFBLK:
+      return "a block device";
+    case S_IFDIR:
+      return "a directory";
+    case S_IFLNK:
+      return "a symbolic link";
+    case S_IFREG:
+      return "a regular file";
+    default:
+      return "not a regular file";
   }
-  if (in.bad()) return make_error(EIO, path);
+}
+
+namespace {
+
+Error not_regular(std::string_view shown, unsigned mode) {
+  return Error{EINVAL, std::string(shown) + ": " + std::string(file_kind_phrase(mode)) +
+                           ", not a regular file"};
+}
+
+}  // namespace
+
+std::optional<Error> refuse_special_file(const std::string& real, std::string_view shown,
+                                         bool follow_last) {
+  struct stat st {};
+  int rc = follow_last ? ::stat(real.c_str(), &st) : ::lstat(real.c_str(), &st);
+  if (rc != 0) return make_error(errno, shown);
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+    return not_regular(shown, st.st_mode);
+  return std::nullopt;
+}
+
+Result<RegularFile> open_regular_file(const std::string& real, std::string_view shown,
+                                      int extra_flags, bool keep_nonblock) {
+  int fd = ::open(real.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | extra_flags);
+  if (fd < 0) return make_error(errno, shown);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int code = errno;
+    ::close(fd);
+    return make_error(code, shown);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    if (S_ISDIR(st.st_mode)) return make_error(EISDIR, shown);
+    return not_regular(shown, st.st_mode);
+  }
+  // A regular file of procfs or FUSE may honour O_NONBLOCK on read: cleared
+  // (the only status flag set at the open, so 0 clears just it).
+  if (!keep_nonblock && ::fcntl(fd, F_SETFL, 0) != 0) {
+    int code = errno;
+    ::close(fd);
+    return make_error(code, shown);
+  }
+  return RegularFile{fd, st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0};
+}
+
+Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
+  if (auto special = refuse_special_file(path, path)) return *special;
+  auto opened = open_regular_file(path, path);
+  if (!opened) return opened.error();
+  const int fd = opened->fd;
+  auto too_large = [&] {
+    ::close(fd);
+    return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
+  };
+  if (opened->size > max_bytes) return too_large();
+  // The size fstat gave, plus one byte to see the end: no reallocation for a
+  // file that stays as it was, and never more than one chunk past the cap.
+  std::string text;
+  text.reserve(static_cast<std::size_t>(opened->size) + 1);
+  char chunk[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int code = errno;
+      ::close(fd);
+      return make_error(code, path);
+    }
+    if (n == 0) break;
+    if (text.size() + static_cast<std::size_t>(n) > max_bytes) return too_large();
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
   return text;
 }
 

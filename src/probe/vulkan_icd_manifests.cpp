@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/probe/json_nesting.h"
 #include "src/probe/text_util.h"
 
 namespace hwaccel {
@@ -115,7 +116,15 @@ std::string no_icd_manifest_reason(const IcdSearch& search) {
   return text + " (vulkaninfo not run)";
 }
 
-std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch& search) {
+std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch& search,
+                                                     std::vector<std::string>* problems) {
+  auto problem = [&](const std::string& manifest, const std::string& what) {
+    if (problems)
+      problems->push_back("driver manifest " + printable_line(manifest, 200) + ": " + what +
+                          "; expected a small JSON object {\"ICD\": {\"library_path\": ...}} "
+                          "(not read; vulkaninfo decides)");
+    return std::nullopt;
+  };
   if (search.result != IcdSearchResult::found) return std::nullopt;
   // Mesa's drivers that drive a GPU through its DRM render node, by library.
   static const std::pair<std::string_view, std::string_view> kDrmDrivers[] = {
@@ -128,7 +137,21 @@ std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch
   const std::string arch = host.facts().arch;
   for (const auto& manifest : search.manifests) {
     auto text = host.read(manifest);
+    if (!text && text.error().code == EFBIG)
+      return problem(manifest, "larger than the " + std::to_string(kMaxIcdManifestBytes >> 20) +
+                                   " MiB a manifest may be");
+    if (!text && text.error().code == EINVAL && text.error().message.rfind(manifest + ": ", 0) == 0)
+      return problem(manifest, text.error().message.substr(manifest.size() + 2));  // a FIFO...
     if (!text) return std::nullopt;
+    if (text->size() > kMaxIcdManifestBytes)
+      return problem(manifest, std::to_string(text->size()) + " bytes, larger than the " +
+                                   std::to_string(kMaxIcdManifestBytes >> 20) +
+                                   " MiB a manifest may be");
+    // nlohmann parses any depth, but copying a value (value() below) recurses per level.
+    if (auto deep = json_too_deep_at(*text))
+      return problem(manifest, "nested more than " + std::to_string(kMaxJsonDepth) +
+                                   " levels deep (line " +
+                                   std::to_string(json_line_of(*text, *deep)) + ")");
     auto doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("ICD") || !doc["ICD"].is_object())
       return std::nullopt;

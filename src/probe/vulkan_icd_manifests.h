@@ -18,6 +18,7 @@
 // Extra places only make the probe run vulkaninfo more often, never less.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,9 +67,17 @@ struct KnownDevices {
   std::vector<std::string> idle_drivers;  // Mesa hardware drivers with no render node: "RADV"
 };
 
+// A manifest is a few hundred bytes; one past this is not parsed.
+inline constexpr std::size_t kMaxIcdManifestBytes = std::size_t{1} << 20;
+
 // nullopt when any manifest is, or may be, a driver that could list a device
 // (NVIDIA's, AMDVLK, Dozen on WSL, anything unknown), cannot be read or is not
 // JSON, or when a DRM render node exists (or /sys/class/drm cannot be read).
-std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch& search);
+// A manifest larger than kMaxIcdManifestBytes or nested deeper than
+// kMaxJsonDepth (anyone can put one in ~/.local/share/vulkan/icd.d; 60,000
+// levels overflowed the stack) is not looked into: one line in `problems`
+// names it and what was expected, and the answer is nullopt (vulkaninfo runs).
+std::optional<KnownDevices> known_without_vulkaninfo(Host& host, const IcdSearch& search,
+                                                     std::vector<std::string>* problems = nullptr);
 
 }  // namespace hwaccel

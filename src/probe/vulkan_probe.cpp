@@ -71,7 +71,10 @@ class VulkanScan {
       // Only CPU renderers, and Mesa GPU drivers with no GPU to drive (a
       // machine without one that has mesa-vulkan-drivers): vulkaninfo would
       // take 40 ms to list the CPU again.
-      if (auto known = known_without_vulkaninfo(host_, icd)) {
+      std::vector<std::string> manifest_problems;
+      auto known = known_without_vulkaninfo(host_, icd, &manifest_problems);
+      for (auto& p : manifest_problems) warn(std::move(p));
+      if (known) {
         if (known->software.empty()) {
           std::string drivers;
           for (const auto& d : known->idle_drivers) drivers += (drivers.empty() ? "" : ", ") + d;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "src/snapshot/limits.h"
+
 namespace hwaccel {
 namespace {
 
@@ -292,6 +294,15 @@ SavedDetection detection_from_json(const json& doc) {
       d.host.facts.kernel = text(*h, "kernel", "host");
       d.host.facts.page_size = integer(*h, "page_size", "host");
       d.host.facts.cpus = integer(*h, "cpus", "host");
+      // The ranges a snapshot's facts have (src/snapshot/limits.h).
+      if (!valid_page_size(d.host.facts.page_size))
+        throw Bad(
+            "host.page_size: expected bytes, a power of two from 1024 to 1 GiB (or 0: "
+            "unknown), found " +
+            std::to_string(d.host.facts.page_size));
+      if (d.host.facts.cpus < 0)
+        throw Bad("host.cpus: expected a count of 0 or more, found " +
+                  std::to_string(d.host.facts.cpus));
     }
     const json& backends = array(doc, "backends", "document");
     for (std::size_t i = 0; i < backends.size(); ++i) {

@@ -60,17 +60,29 @@ class Reader {
   explicit Reader(std::string_view text) : t_(text) {}
 
   void document(Snapshot& out);
-  std::size_t position() const { return p_; }
+  // Where the reader gave up: at a limit, the line that passed it; else about
+  // where the text left the subset.
+  std::size_t position() const { return limit_.empty() ? p_ : limit_at_; }
+  // Why, when it was a limit rather than the subset ("more than 1000000 YAML nodes...").
+  const std::string& limit() const { return limit_; }
 
  private:
   std::string_view t_;
   std::size_t p_ = 0;
   std::size_t line_start_ = 0;  // of the line next_content_line stopped at
   std::size_t nodes_ = 1;       // the root map
+  std::string limit_;
+  std::size_t limit_at_ = 0;
 
   void count(std::size_t n = 1) {
     nodes_ += n;
-    if (nodes_ > kMaxSnapshotNodes) give_up();
+    if (nodes_ > kMaxSnapshotNodes) {
+      // The same words as the yaml-cpp path's LimitScan.
+      limit_ = "more than " + std::to_string(kMaxSnapshotNodes) +
+               " YAML nodes; a snapshot this large is refused";
+      limit_at_ = line_start_;
+      give_up();
+    }
   }
   bool at_end() const { return p_ >= t_.size(); }
   char peek(std::size_t ahead = 0) const { return p_ + ahead < t_.size() ? t_[p_ + ahead] : '\n'; }
@@ -101,9 +113,9 @@ class Reader {
   void read_facts(Facts& f, const std::vector<std::pair<std::string, Value>>& entries);
   std::vector<std::pair<std::string, Value>> block_map(int indent, const Value& head);
   void read_files(std::map<std::string, FileEntry>& files,
-                  const std::vector<std::pair<std::string, Value>>& entries);
+                  std::vector<std::pair<std::string, Value>> entries);
   void read_tools(const Value& head, std::map<std::vector<std::string>, ToolEntry>& tools);
-  ToolEntry read_tool(const std::vector<std::pair<std::string, Value>>& fields);
+  ToolEntry read_tool(std::vector<std::pair<std::string, Value>>& fields);
 };
 
 int Reader::next_content_line() {
@@ -520,6 +532,11 @@ const std::string& scalar_of(const Value& v) {
   return v.text;
 }
 
+std::string take_scalar(Value& v) {
+  scalar_of(v);
+  return std::move(v.text);
+}
+
 std::int64_t int_of(const Value& v) {
   const std::string& text = scalar_of(v);
   std::int64_t n = 0;
@@ -535,12 +552,12 @@ bool bool_of(const Value& v) {
   give_up();
 }
 
-// Each key once, and only the allowed ones; returns each key's slot.
-template <std::size_t N>
-std::array<const Value*, N> slots(const std::vector<std::pair<std::string, Value>>& entries,
-                                  const std::array<std::string_view, N>& allowed) {
-  std::array<const Value*, N> found{};
-  for (const auto& [k, v] : entries) {
+// Each key once, and only the allowed ones; returns each key's slot (const
+// or not, as `entries` is).
+template <std::size_t N, typename Entries>
+auto slots(Entries& entries, const std::array<std::string_view, N>& allowed) {
+  std::array<decltype(&entries.front().second), N> found{};
+  for (auto& [k, v] : entries) {
     auto it = std::find(allowed.begin(), allowed.end(), k);
     if (it == allowed.end()) give_up();
     auto i = std::size_t(it - allowed.begin());
@@ -552,7 +569,8 @@ std::array<const Value*, N> slots(const std::vector<std::pair<std::string, Value
 
 void Reader::read_host(SnapshotInfo& info,
                        const std::vector<std::pair<std::string, Value>>& entries) {
-  auto s = slots<5>(entries, {"label", "origin", "recorded_at", "recorder", "redacted"});
+  auto s = slots<5>(entries, std::array<std::string_view, 5>{"label", "origin", "recorded_at",
+                                                             "recorder", "redacted"});
   if (s[0]) info.label = scalar_of(*s[0]);
   if (s[1]) {
     info.origin = scalar_of(*s[1]);
@@ -566,18 +584,20 @@ void Reader::read_host(SnapshotInfo& info,
 }
 
 void Reader::read_facts(Facts& f, const std::vector<std::pair<std::string, Value>>& entries) {
-  auto s = slots<6>(entries, {"os", "arch", "kernel", "page_size", "cpus", "hostname"});
+  auto s = slots<6>(entries, std::array<std::string_view, 6>{"os", "arch", "kernel", "page_size",
+                                                             "cpus", "hostname"});
   if (s[0]) f.os = scalar_of(*s[0]);
   if (s[1]) f.arch = scalar_of(*s[1]);
   if (s[2]) f.kernel = scalar_of(*s[2]);
   if (s[3]) f.page_size = int_of(*s[3]);
   if (s[4]) f.cpus = int_of(*s[4]);
   if (s[5]) f.hostname = scalar_of(*s[5]);
-  if (f.cpus < 0) give_up();
+  if (f.cpus < 0 || !valid_page_size(f.page_size)) give_up();
 }
 
-FileEntry file_entry(const Value& v) {
-  if (v.kind == Value::Kind::scalar) return FileEntry::of_content(v.text);
+// Moves the contents out of `v` (a file's text is most of a snapshot: one copy, not two).
+FileEntry file_entry(Value& v) {
+  if (v.kind == Value::Kind::scalar) return FileEntry::of_content(std::move(v.text));
   if (v.kind == Value::Kind::null) return FileEntry::of_content("");
   if (v.kind != Value::Kind::flow_map) give_up();
   const std::string& k = v.text;
@@ -623,8 +643,8 @@ FileEntry file_entry(const Value& v) {
 }
 
 void Reader::read_files(std::map<std::string, FileEntry>& files,
-                        const std::vector<std::pair<std::string, Value>>& entries) {
-  for (const auto& [raw, v] : entries) {
+                        std::vector<std::pair<std::string, Value>> entries) {
+  for (auto& [raw, v] : entries) {
     if (raw.empty() || raw.front() != '/' || raw.find('\0') != std::string::npos || has_dotdot(raw))
       give_up();
     auto path = normalize_absolute(raw);
@@ -661,9 +681,10 @@ std::string bytes_of(const Value& v) {
   return std::move(*decoded);
 }
 
-ToolEntry Reader::read_tool(const std::vector<std::pair<std::string, Value>>& fields) {
-  auto s = slots<9>(fields, {"argv", "outcome", "exit", "stdout", "stderr", "stdout_base64",
-                             "stderr_base64", "ms", "truncated"});
+ToolEntry Reader::read_tool(std::vector<std::pair<std::string, Value>>& fields) {
+  auto s = slots<9>(
+      fields, std::array<std::string_view, 9>{"argv", "outcome", "exit", "stdout", "stderr",
+                                              "stdout_base64", "stderr_base64", "ms", "truncated"});
   ToolEntry tool;
   if (!s[0] || s[0]->kind != Value::Kind::flow_list) give_up();
   tool.argv = s[0]->items;
@@ -674,12 +695,14 @@ ToolEntry Reader::read_tool(const std::vector<std::pair<std::string, Value>>& fi
     tool.run.exit_code = int(code);
   }
   if ((s[3] && s[5]) || (s[4] && s[6])) give_up();
-  if (s[3] && s[3]->kind != Value::Kind::null) tool.run.out = scalar_of(*s[3]);
-  if (s[4] && s[4]->kind != Value::Kind::null) tool.run.err = scalar_of(*s[4]);
+  // The output moved out of its Value (fields is not read again).
+  if (s[3] && s[3]->kind != Value::Kind::null) tool.run.out = take_scalar(*s[3]);
+  if (s[4] && s[4]->kind != Value::Kind::null) tool.run.err = take_scalar(*s[4]);
   if (s[5]) tool.run.out = bytes_of(*s[5]);
   if (s[6]) tool.run.err = bytes_of(*s[6]);
   if (s[7]) {
     tool.run.ms = int_of(*s[7]);
+    if (tool.run.ms < 0) give_up();
     tool.has_ms = true;
   }
   if (s[8]) tool.run.truncated = bool_of(*s[8]);
@@ -794,7 +817,7 @@ bool read_snapshot_fast(std::string_view text, Snapshot& out) {
   return fast_reader_stop(text, out) == std::string_view::npos;
 }
 
-std::size_t fast_reader_stop(std::string_view text, Snapshot& out) {
+std::size_t fast_reader_stop(std::string_view text, Snapshot& out, std::string* limit) {
   out = Snapshot{};
   if (!plain_text(text)) return 0;
   Reader reader(text);
@@ -802,6 +825,7 @@ std::size_t fast_reader_stop(std::string_view text, Snapshot& out) {
     reader.document(out);
     return std::string_view::npos;
   } catch (const GiveUp&) {
+    if (limit) *limit = reader.limit();
     return reader.position();
   }
 }

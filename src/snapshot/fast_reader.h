@@ -13,6 +13,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "src/snapshot/snapshot.h"
@@ -24,8 +25,10 @@ namespace hwaccel {
 // (`out` is then unspecified). The size and NUL limits are the caller's.
 bool read_snapshot_fast(std::string_view text, Snapshot& out);
 // The same, returning npos when read, or about where the reader gave up (for
-// tests that say which construct of a fixture left the subset).
-std::size_t fast_reader_stop(std::string_view text, Snapshot& out);
+// tests that say which construct of a fixture left the subset, and for the
+// error on a text too large for yaml-cpp). `limit`, when given, is set to the
+// message of the limit it stopped at (kMaxSnapshotNodes), or left empty.
+std::size_t fast_reader_stop(std::string_view text, Snapshot& out, std::string* limit = nullptr);
 
 // parse_snapshot without the fast path: the yaml-cpp reader alone, for tests
 // and benchmarks that compare the two.

@@ -117,7 +117,8 @@ std::string as_string(const YAML::Node& n, std::string_view what) {
 }
 
 std::int64_t as_int(const YAML::Node& n, std::string_view what) {
-  std::string text = as_string(n, what);
+  if (!n.IsScalar()) refuse(n, std::string(what) + ": expected an integer, found " + kind_name(n));
+  std::string text = n.Scalar();
   std::int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size())
@@ -126,7 +127,9 @@ std::int64_t as_int(const YAML::Node& n, std::string_view what) {
 }
 
 bool as_bool(const YAML::Node& n, std::string_view what) {
-  std::string text = as_string(n, what);
+  if (!n.IsScalar())
+    refuse(n, std::string(what) + ": expected true or false, found " + kind_name(n));
+  std::string text = n.Scalar();
   if (text == "true") return true;
   if (text == "false") return false;
   refuse(n, std::string(what) + ": expected true or false, found \"" + text + "\"");
@@ -187,7 +190,23 @@ void read_facts(const YAML::Node& n, Facts& f) {
   if (n["page_size"]) f.page_size = as_int(n["page_size"], "facts.page_size");
   if (n["cpus"]) f.cpus = as_int(n["cpus"], "facts.cpus");
   if (n["hostname"]) f.hostname = as_string(n["hostname"], "facts.hostname");
-  if (f.cpus < 0) refuse(n["cpus"], "facts.cpus: expected a count of 0 or more");
+  if (f.cpus < 0)
+    refuse(n["cpus"], "facts.cpus: expected a count of 0 or more, found " + std::to_string(f.cpus));
+  if (!valid_page_size(f.page_size))
+    refuse(n["page_size"],
+           "facts.page_size: expected bytes, a power of two from 1024 to 1 GiB "
+           "(or 0: unknown), found " +
+               std::to_string(f.page_size));
+}
+
+void read_env(const YAML::Node& n, std::map<std::string, std::string>& env) {
+  expect_map(n, "env");
+  for (const auto& kv : n) {
+    std::string name = as_string(kv.first, "env");
+    std::string value = as_string(kv.second, "env: " + name);
+    if (!env.emplace(name, std::move(value)).second)
+      refuse(kv.first, "env: duplicate key \"" + name + "\" (each variable once)");
+  }
 }
 
 std::string checked_path(const YAML::Node& key) {
@@ -321,6 +340,9 @@ ToolEntry read_tool(const YAML::Node& n) {
   if (n["stderr_base64"]) tool.run.err = bytes_field(n["stderr_base64"], "tools: stderr_base64");
   if (n["ms"]) {
     tool.run.ms = as_int(n["ms"], "tools: ms");
+    if (tool.run.ms < 0)
+      refuse(n["ms"],
+             "tools: ms: expected milliseconds, 0 or more, found " + std::to_string(tool.run.ms));
     tool.has_ms = true;
   }
   if (n["truncated"]) tool.run.truncated = as_bool(n["truncated"], "tools: truncated");
@@ -344,11 +366,7 @@ void read_document(const YAML::Node& root, Snapshot& out) {
   out.schema_major = kSnapshotSchemaMajor;
   if (root["host"]) read_host(root["host"], out.host);
   if (root["facts"]) read_facts(root["facts"], out.facts);
-  if (root["env"] && !root["env"].IsNull()) {
-    expect_map(root["env"], "env");
-    for (const auto& kv : root["env"])
-      out.env[as_string(kv.first, "env")] = as_string(kv.second, "env: " + kv.first.Scalar());
-  }
+  if (root["env"] && !root["env"].IsNull()) read_env(root["env"], out.env);
   if (root["files"]) read_files(root["files"], out.files);
   if (root["tools"] && !root["tools"].IsNull()) {
     if (!root["tools"].IsSequence()) refuse(root["tools"], "tools: expected a list of tool runs");
@@ -367,8 +385,32 @@ std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_v
                                             Snapshot& out) {
   // The fast reader takes what the writer emits; anything else, and every
   // error, goes through yaml-cpp for a located message.
-  if (text.size() <= kMaxSnapshotBytes && read_snapshot_fast(text, out)) return std::nullopt;
-  return parse_snapshot_with_yaml_cpp(text, file_name, out);
+  if (text.size() > kMaxSnapshotBytes || text.size() <= kMaxYamlCppSnapshotBytes) {
+    if (text.size() <= kMaxSnapshotBytes && read_snapshot_fast(text, out)) return std::nullopt;
+    return parse_snapshot_with_yaml_cpp(text, file_name, out);
+  }
+  // Too large for yaml-cpp in bounded time: the fast reader's form only.
+  std::string limit;
+  std::size_t stop = fast_reader_stop(text, out, &limit);
+  if (stop == std::string_view::npos) return std::nullopt;
+  out = Snapshot{};
+  SnapshotError error;
+  error.file = std::string(file_name);
+  stop = std::min(stop, text.size());
+  std::size_t line_start = text.rfind('\n', stop == 0 ? 0 : stop - 1);
+  line_start = line_start == std::string_view::npos || stop == 0 ? 0 : line_start + 1;
+  error.line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(line_start), '\n'));
+  error.column = 1 + int(stop - line_start);
+  if (!limit.empty()) {
+    error.message = limit;
+    return error;
+  }
+  error.message =
+      "not in the form hwaccel writes snapshots in (or not a valid snapshot) here; a "
+      "snapshot over " +
+      std::to_string(kMaxYamlCppSnapshotBytes >> 20) +
+      " MiB is read only in that form (docs/snapshot-format.md, Semantics: limits)";
+  return error;
 }
 
 std::optional<SnapshotError> parse_snapshot_with_yaml_cpp(std::string_view text,

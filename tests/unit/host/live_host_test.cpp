@@ -1,20 +1,28 @@
 #include "src/host/live_host.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "src/host/text_file.h"
 
 namespace hwaccel {
 namespace {
@@ -177,6 +185,125 @@ TEST(LiveHost, ReadErrorsCarryErrno) {
     fs::permissions(file, fs::perms::none);
     EXPECT_EQ(host.read(file).error().code, EACCES);
   }
+}
+
+// ---- only regular files are read (issue 18, item 14) ----
+
+// A read that may block on a FIFO, run with a deadline so that the test
+// itself cannot hang: past it, the test fails and opens the FIFO for writing,
+// which lets a blocked open (and then read) end.
+Result<std::string> read_with_deadline(LiveHost& host, const std::string& path,
+                                       const std::string& fifo_on_disk) {
+  auto pending = std::async(std::launch::async, [&] { return host.read(path); });
+  if (pending.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+    ADD_FAILURE() << "read of a FIFO (" << path << ") still waiting after 10 s";
+    int fd = ::open(fifo_on_disk.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  }
+  return pending.get();
+}
+
+TEST(LiveHost, AFifoIsRefusedNotWaitedFor) {
+  TempDir dir;
+  const std::string fifo = dir.at("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  LiveHost host;
+  auto start = Clock::now();
+  auto text = read_with_deadline(host, fifo, fifo);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error().code, EINVAL);
+  EXPECT_EQ(text.error().message, fifo + ": a FIFO, not a regular file");
+  EXPECT_LT(ms_since(start), 1000);
+  // A link to one is the same.
+  fs::create_symlink(fifo, dir.path() / "link");
+  EXPECT_EQ(read_with_deadline(host, dir.at("link"), fifo).error().code, EINVAL);
+}
+
+TEST(LiveHost, DeviceNodesAndSocketsAreNotRead) {
+  LiveHost host;
+  auto null = host.read("/dev/null");
+  ASSERT_FALSE(null.ok());
+  EXPECT_EQ(null.error().code, EINVAL);
+  EXPECT_EQ(null.error().message, "/dev/null: a character device, not a regular file");
+  TempDir dir;
+  const std::string socket_path = dir.at("sock");
+  int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.size(), sizeof address.sun_path);
+  std::copy(socket_path.begin(), socket_path.end(), address.sun_path);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  auto sock = host.read(socket_path);
+  ::close(fd);
+  ASSERT_FALSE(sock.ok());
+  EXPECT_EQ(sock.error().message, socket_path + ": a socket, not a regular file");
+  // What is read as before: procfs (size 0), directories (EISDIR).
+  EXPECT_TRUE(host.read("/proc/self/status").ok());
+  EXPECT_EQ(host.read(dir.path().string()).error().code, EISDIR);
+}
+
+TEST(LiveHost, AFifoInARootTreeIsErrorData) {
+  TempDir dir;
+  dir.write("proc/meminfo", "MemTotal: 1 kB\n");
+  const std::string fifo = dir.at("proc/cpuinfo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink("cpuinfo", dir.path() / "proc/link");
+  LiveHostOptions options;
+  options.root = dir.path().string();
+  LiveHost host(options);
+  auto text = read_with_deadline(host, "/proc/cpuinfo", fifo);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error().code, EINVAL);
+  EXPECT_EQ(text.error().message, "/proc/cpuinfo: a FIFO, not a regular file");
+  EXPECT_EQ(read_with_deadline(host, "/proc/link", fifo).error().code, EINVAL);
+  EXPECT_EQ(*host.read("/proc/meminfo"), "MemTotal: 1 kB\n");
+  EXPECT_EQ(*host.stat("/proc/cpuinfo"), FileKind::fifo);  // stat still says what it is
+}
+
+TEST(TextFile, AFifoIsRefusedNotWaitedFor) {
+  TempDir dir;
+  const std::string fifo = dir.at("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto pending = std::async(std::launch::async, [&] { return read_text_file(fifo); });
+  if (pending.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+    ADD_FAILURE() << "read_text_file of a FIFO still waiting after 10 s";
+    int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  }
+  auto text = pending.get();
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error().message, fifo + ": a FIFO, not a regular file");
+  EXPECT_EQ(read_text_file("/dev/zero").error().message,
+            "/dev/zero: a character device, not a regular file");
+}
+
+// A file over the cap is refused on its size: nothing read, no memory taken.
+// (A sparse file: 1 GiB on no disk. Before, 512 MiB and 64 KiB were read, in a
+// string grown to 1 GiB: 1.05 GB peak RSS, seconds.)
+TEST(TextFile, AFileOverTheCapIsRefusedUnread) {
+  TempDir dir;
+  const std::string big = dir.at("big");
+  { std::ofstream create(big); }
+  fs::resize_file(big, std::uintmax_t{1} << 30);
+  rusage before{};
+  ::getrusage(RUSAGE_SELF, &before);
+  auto start = Clock::now();
+  auto text = read_text_file(big, std::size_t{512} << 20);
+  const auto ms = ms_since(start);
+  rusage after{};
+  ::getrusage(RUSAGE_SELF, &after);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error().code, EFBIG);
+  EXPECT_EQ(text.error().message, big + ": larger than 512 MiB");
+  EXPECT_LT(ms, 500);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024);  // KiB: well under the cap
+  std::printf("[ measured ] 1 GiB file, 512 MiB cap: refused in %lld ms, peak RSS +%ld KiB\n",
+              static_cast<long long>(ms), after.ru_maxrss - before.ru_maxrss);
+  // At the cap exactly, it is read whole.
+  const std::string small = dir.write("small", std::string(1000, 'x'));
+  EXPECT_EQ(read_text_file(small, 1000)->size(), 1000u);
+  EXPECT_EQ(read_text_file(small, 999).error().code, EFBIG);
 }
 
 TEST(LiveHost, ListIsSortedWithoutDots) {

@@ -277,5 +277,68 @@ TEST(VulkanProbe, GpuDriversAloneWithNothingToDriveAreNoDevice) {
             "node and /sys/class/drm has none (vulkaninfo not run)");
 }
 
+// Issue 18, item 13: anyone can put a manifest in ~/.local/share/vulkan/icd.d.
+// One nested 100,000 levels under library_path overflowed the stack (SIGSEGV in
+// nlohmann's recursive copy) of every live detect, select and export.
+std::string nested_manifest(int levels) {
+  return "{\"ICD\": {\"library_path\": " + std::string(std::size_t(levels), '[') +
+         std::string(std::size_t(levels), ']') + "}}";
+}
+
+TEST(VulkanProbe, ADeeplyNestedManifestIsOneWarningAndVulkaninfoDecides) {
+  auto h = machine();
+  const std::string deep = "/root/.local/share/vulkan/icd.d/deep.json";
+  h.files["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] =
+      manifest("/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so");
+  h.files[deep] = nested_manifest(200000);  // 100,000 crashed a release build
+  auto r = VulkanProbe().run(h);
+  EXPECT_EQ(h.runs, std::vector<std::vector<std::string>>{kVulkaninfo});
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].message,
+            "driver manifest " + deep +
+                ": nested more than 64 levels deep (line 1); expected a small JSON object "
+                "{\"ICD\": {\"library_path\": ...}} (not read; vulkaninfo decides)");
+
+  std::vector<std::string> problems;
+  EXPECT_FALSE(known_without_vulkaninfo(h, find_vulkan_icd_manifests(h), &problems));
+  EXPECT_EQ(problems.size(), 1u);
+  // A manifest that nests as real ones do (a few levels) is read as before.
+  auto shallow = machine();
+  shallow.files["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"] =
+      manifest("/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so");
+  shallow.files["/usr/share/vulkan/icd.d/nested.json"] = nested_manifest(60);
+  VulkanProbe().run(shallow);
+  EXPECT_EQ(shallow.runs.size(), 1u);  // not a known driver: vulkaninfo asked, no warning
+}
+
+TEST(VulkanProbe, AHugeManifestIsOneWarning) {
+  auto h = machine();
+  const std::string big = "/usr/share/vulkan/icd.d/big.json";
+  h.files[big] =
+      "{\"ICD\": {\"library_path\": \"" + std::string(kMaxIcdManifestBytes, 'a') + "\"}}";
+  auto r = VulkanProbe().run(h);
+  EXPECT_EQ(h.runs.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].message.find("driver manifest " + big +
+                                       ": 1048605 bytes, larger "
+                                       "than the 1 MiB a manifest may be; expected"),
+            std::string::npos)
+      << r.warnings[0].message;
+}
+
+// LiveHost refuses a FIFO or device with EINVAL (live_host_test.cpp); the
+// probe says so once instead of passing over it in silence.
+TEST(VulkanProbe, AManifestThatIsNotARegularFileIsOneWarning) {
+  auto h = machine();
+  const std::string fifo = "/usr/share/vulkan/icd.d/fifo.json";
+  h.files[fifo] = "";
+  h.errors[fifo] = EINVAL;
+  auto r = VulkanProbe().run(h);
+  EXPECT_EQ(h.runs.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].message.rfind("driver manifest " + fifo + ": Invalid argument;", 0), 0u)
+      << r.warnings[0].message;
+}
+
 }  // namespace
 }  // namespace hwaccel

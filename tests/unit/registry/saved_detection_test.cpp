@@ -34,6 +34,16 @@ TEST(SavedDetection, RefusesOtherMajorsAndLocatesBadValues) {
   EXPECT_NE(detection_from_json_text("{broken").error.find("broken JSON"), std::string::npos);
 }
 
+// Issue 18, item 20: the facts' ranges, as in a snapshot.
+TEST(SavedDetection, RefusesFactsOutOfTheirRange) {
+  EXPECT_EQ(
+      detection_from_json_text(R"({"schema":"hwaccel-detect/1","host":{"page_size":-1}})").error,
+      "host.page_size: expected bytes, a power of two from 1024 to 1 GiB (or 0: unknown), "
+      "found -1");
+  EXPECT_EQ(detection_from_json_text(R"({"schema":"hwaccel-detect/1","host":{"cpus":-4}})").error,
+            "host.cpus: expected a count of 0 or more, found -4");
+}
+
 TEST(SavedDetection, OlderDocumentsWithoutNewFieldsLoad) {
   auto saved = detection_from_json_text(
       R"({"schema":"hwaccel-detect/1","backends":[{"name":"cpu","status":"ready"}],

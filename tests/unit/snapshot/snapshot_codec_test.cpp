@@ -184,6 +184,49 @@ TEST(SnapshotCodec, RefusesTheSamePathOrArgvTwice) {
   refused("schema: hwaccel-snapshot/1\ntools:\n  - argv: [x]\n  - argv: [x]\n");
 }
 
+// Issue 18, item 20: each a located error that says what was expected (a
+// duplicate env key and page_size: -1 were accepted silently; cpus: [1] said
+// "expected a string").
+TEST(SnapshotCodec, RefusesADuplicateEnvKeyWithItsLine) {
+  auto e = refused("schema: hwaccel-snapshot/1\nenv:\n  A: x\n  B: y\n  A: z\n");
+  EXPECT_EQ(e.to_string(), "bad.yaml:5:3: env: duplicate key \"A\" (each variable once)");
+}
+
+TEST(SnapshotCodec, RefusesAPageSizeNoMachineHas) {
+  for (const char* bad : {"-1", "1", "4095", "3000", "2147483648"}) {
+    auto e = refused(std::string("schema: hwaccel-snapshot/1\nfacts:\n  os: linux\n  page_size: ") +
+                     bad + "\n");
+    EXPECT_EQ(e.to_string(),
+              std::string("bad.yaml:4:14: facts.page_size: expected bytes, a power of two from "
+                          "1024 to 1 GiB (or 0: unknown), found ") +
+                  bad);
+  }
+  for (const char* good : {"0", "4096", "16384", "65536"}) {
+    Snapshot s;
+    EXPECT_FALSE(parse_snapshot(
+        std::string("schema: hwaccel-snapshot/1\nfacts:\n  page_size: ") + good + "\n", "ok.yaml",
+        s))
+        << good;
+  }
+}
+
+TEST(SnapshotCodec, ANumberThatIsNotAScalarSaysWhatWasExpectedAndWhere) {
+  EXPECT_EQ(refused("schema: hwaccel-snapshot/1\nfacts:\n  cpus: [1]\n").to_string(),
+            "bad.yaml:3:9: facts.cpus: expected an integer, found a list");
+  EXPECT_EQ(refused("schema: hwaccel-snapshot/1\nfacts: {os: linux, cpus: {n: 1}}\n").to_string(),
+            "bad.yaml:2:26: facts.cpus: expected an integer, found a map");
+  EXPECT_EQ(refused("schema: hwaccel-snapshot/1\nfacts:\n  cpus: -2\n").to_string(),
+            "bad.yaml:3:9: facts.cpus: expected a count of 0 or more, found -2");
+  EXPECT_EQ(refused("schema: hwaccel-snapshot/1\ntools:\n  - argv: [x]\n    truncated: [true]\n")
+                .to_string(),
+            "bad.yaml:4:16: tools: truncated: expected true or false, found a list");
+}
+
+TEST(SnapshotCodec, RefusesANegativeToolTime) {
+  EXPECT_EQ(refused("schema: hwaccel-snapshot/1\ntools:\n  - argv: [x]\n    ms: -3\n").to_string(),
+            "bad.yaml:4:9: tools: ms: expected milliseconds, 0 or more, found -3");
+}
+
 TEST(SnapshotCodec, ParsesSignalOutcomes) {
   Snapshot s;
   ASSERT_FALSE(parse_snapshot(

@@ -1,12 +1,18 @@
 // Untrusted snapshots (src/snapshot/limits.h): each limit answers with a located
 // error in bounded time and memory, never a crash, a hang or a huge allocation.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <future>
 #include <string>
 
+#include "src/host/snapshot_host.h"
 #include "src/snapshot/limits.h"
 #include "src/snapshot/snapshot_codec.h"
 
@@ -152,6 +158,98 @@ TEST(SnapshotLimits, ManyEntriesUnderTheLimitLoad) {
   EXPECT_EQ(out.files.size(), 100'000u);
   EXPECT_LT(seconds, kBoundSeconds);
   std::printf("[ measured ] 100,000 file entries loaded in %.3f s\n", seconds);
+}
+
+// Issue 18, item 16: yaml-cpp reads a long scalar at a few MB/s, twice (a 400
+// MB one took 82 s). A text over kMaxYamlCppSnapshotBytes is read only by the
+// linear fast reader, and refused where it leaves the writer's form.
+TEST(SnapshotLimits, ALargeTextOutsideTheWritersFormIsRefusedFastWithItsPlace) {
+  std::string text = kHead + "files:\n  /proc/x: " + std::string(std::size_t{64} << 20, 'A') +
+                     "\n\t\n";  // a tab line: outside the subset, broken YAML too
+  auto t = load(text);
+  ASSERT_TRUE(t.error);
+  EXPECT_EQ(t.error->line, 4);
+  EXPECT_EQ(t.error->column, 1);
+  EXPECT_EQ(t.error->message.rfind("not in the form hwaccel writes snapshots in", 0), 0u)
+      << t.error->message;
+  EXPECT_NE(t.error->message.find("over 8 MiB"), std::string::npos);
+  EXPECT_LT(t.seconds, 30.0);  // 0.2 s here; yaml-cpp took 25 s on this text
+  std::printf("[ measured ] 64 MiB scalar outside the writer's form: refused in %.3f s\n",
+              t.seconds);
+}
+
+TEST(SnapshotLimits, ALargeTextInTheWritersFormLoadsFast) {
+  Snapshot big;
+  big.schema_major = kSnapshotSchemaMajor;
+  big.files["/proc/x"] = FileEntry::of_content(std::string(std::size_t{64} << 20, 'A'));
+  ToolEntry tool;
+  tool.argv = {"nvidia-smi", "-q"};
+  tool.run.out = std::string(std::size_t{16} << 20, 'b') + "\n";
+  big.tools.emplace(tool.argv, tool);
+  const std::string text = write_snapshot(big);
+  Snapshot out;
+  auto start = std::chrono::steady_clock::now();
+  auto error = parse_snapshot(text, "big.yaml", out);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(error) << error->to_string();
+  EXPECT_EQ(out.files.at("/proc/x"), big.files.at("/proc/x"));
+  EXPECT_EQ(out.tools.at(tool.argv).run.out, tool.run.out);
+  EXPECT_LT(seconds, 30.0);
+  std::printf("[ measured ] %zu MiB snapshot in the writer's form loaded in %.3f s\n",
+              text.size() >> 20, seconds);
+}
+
+TEST(SnapshotLimits, DeepFlowListsAreRefusedUnderAndOverTheYamlCppSize) {
+  for (std::size_t depth : {std::size_t{100'000}, std::size_t{9} << 20}) {  // under, over 8 MiB
+    auto t =
+        load(kHead + "files:\n  /a: " + std::string(depth, '[') + std::string(depth, ']') + "\n");
+    ASSERT_TRUE(t.error) << depth;
+    EXPECT_EQ(t.error->line, 3) << depth;
+    EXPECT_LT(t.seconds, kBoundSeconds);
+  }
+}
+
+// The file itself: refused on its size, before a byte is read (before, 512 MiB
+// and 64 KiB were read into a string grown to 1 GiB: 1.05 GB peak RSS).
+TEST(SnapshotLimits, AFileOverTheCapIsRefusedOnItsSize) {
+  char pattern[] = "/tmp/hwaccel-big-snapshot-XXXXXX";
+  int fd = ::mkstemp(pattern);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, off_t{1} << 30), 0);  // sparse: no disk used
+  ::close(fd);
+  rusage before{};
+  ::getrusage(RUSAGE_SELF, &before);
+  auto start = std::chrono::steady_clock::now();
+  auto loaded = load_snapshot_file(pattern);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rusage after{};
+  ::getrusage(RUSAGE_SELF, &after);
+  ::unlink(pattern);
+  ASSERT_TRUE(loaded.error);
+  EXPECT_EQ(loaded.error->to_string(),
+            std::string(pattern) + ": larger than the 512 MiB a snapshot may be");
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024);  // KiB
+  EXPECT_LT(seconds, 1.0);
+  std::printf("[ measured ] 1 GiB snapshot file refused in %.3f s, peak RSS +%ld KiB\n", seconds,
+              after.ru_maxrss - before.ru_maxrss);
+}
+
+TEST(SnapshotLimits, AFifoIsRefusedNotWaitedFor) {
+  char dir[] = "/tmp/hwaccel-fifo-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string fifo = std::string(dir) + "/host.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto pending = std::async(std::launch::async, [&] { return load_snapshot_file(fifo); });
+  if (pending.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+    ADD_FAILURE() << "load_snapshot_file of a FIFO still waiting after 10 s";
+    int w = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (w >= 0) ::close(w);
+  }
+  auto loaded = pending.get();
+  ::unlink(fifo.c_str());
+  ::rmdir(dir);
+  ASSERT_TRUE(loaded.error);
+  EXPECT_EQ(loaded.error->to_string(), fifo + ": a FIFO, not a regular file");
 }
 
 }  // namespace
