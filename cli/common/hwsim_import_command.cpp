@@ -122,8 +122,11 @@ ImportCommand add_import_command(CLI::App& app) {
               if (v < 0) break;
               v = v * 10 + (c - '0');
             }
-            bool ok = !text.empty() && v >= 1024 && v <= (std::int64_t{1} << 30) && (v & (v - 1)) == 0;
-            return ok ? "" : "expected a power of two from 1024 to 1073741824 bytes, got \"" + text + "\"";
+            bool ok =
+                !text.empty() && v >= 1024 && v <= (std::int64_t{1} << 30) && (v & (v - 1)) == 0;
+            return ok ? ""
+                      : "expected a power of two from 1024 to 1073741824 bytes, got \"" + text +
+                            "\"";
           },
           "POWER-OF-TWO"));
   cmd->add_option("--max-file-bytes", a.max_file_bytes,

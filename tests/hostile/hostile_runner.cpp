@@ -47,6 +47,18 @@ struct Limits {
   long rss_mib = 1536;
 };
 
+// The bounds are for the release build. Under AddressSanitizer (ci/sanitize builds
+// this runner and the tools alike, Debug) the same work takes several times the CPU
+// and its shadow memory and quarantine add to the RSS: the bounds grow, the
+// assertions stay (a hang or a blow-up is still far past them).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kTimeFactor = 6;
+constexpr long kMemoryFactor = 3;
+#else
+constexpr double kTimeFactor = 1;
+constexpr long kMemoryFactor = 1;
+#endif
+
 struct Run {
   std::string exit_class = "error";  // ok | error | sane | N[,N...]
   std::vector<std::string> err_has, err_lacks, out_has, out_lacks;
@@ -573,6 +585,9 @@ int run_case(const Case& c) {
     if (r.limits_set_wall) l.wall_s = r.limits.wall_s;
     if (r.limits_set_cpu) l.cpu_s = r.limits.cpu_s;
     if (r.limits_set_rss) l.rss_mib = r.limits.rss_mib;
+    l.wall_s *= kTimeFactor;
+    l.cpu_s *= kTimeFactor;
+    l.rss_mib *= kMemoryFactor;
     std::vector<std::string> argv;
     for (auto& a : r.argv) argv.push_back(substitute(a));
     if (!argv.empty() && argv[0].find('/') == std::string::npos) {
