@@ -1,7 +1,6 @@
 #include "cli/common/cli_docs.h"
 
 #include <iostream>
-#include <regex>
 #include <vector>
 
 #include "cli/common/exit_code_table.h"
