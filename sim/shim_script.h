@@ -38,7 +38,8 @@ struct ShimRun {
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
                         const std::string& data_dir, const std::string& sleep_program = "");
 
-// Whether a recorded argv can reach a shim at all: execve's words end at a NUL byte.
+// Whether a recorded argv can reach a shim at all: a program's argument words end
+// at a NUL byte, so a word holding one can never be passed.
 bool shim_answerable(const std::vector<std::string>& argv);
 
 // The one quoting function of the shims: `word` as one POSIX sh word that means

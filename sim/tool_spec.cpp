@@ -117,13 +117,23 @@ std::string shell_quote(std::string_view word) {
   return out + "'";
 }
 
-std::string shell_join(const std::vector<std::string>& argv) {
+namespace {
+
+// The words of argv, each quoted by `quote`, separated by blanks.
+template <typename Quote>
+std::string join_quoted(const std::vector<std::string>& argv, Quote quote) {
   std::string out;
   for (const auto& word : argv) {
     if (!out.empty()) out += ' ';
-    out += shell_quote(word);
+    out += quote(word);
   }
   return out;
+}
+
+}  // namespace
+
+std::string shell_join(const std::vector<std::string>& argv) {
+  return join_quoted(argv, [](const std::string& w) { return shell_quote(w); });
 }
 
 std::string display_quote(std::string_view word) {
@@ -153,12 +163,7 @@ std::string display_quote(std::string_view word) {
 }
 
 std::string display_join(const std::vector<std::string>& argv) {
-  std::string out;
-  for (const auto& word : argv) {
-    if (!out.empty()) out += ' ';
-    out += display_quote(word);
-  }
-  return out;
+  return join_quoted(argv, [](const std::string& w) { return display_quote(w); });
 }
 
 }  // namespace hwaccel::sim

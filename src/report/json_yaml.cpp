@@ -67,7 +67,7 @@ bool is_other_number(std::string_view s) {
 
 // What a YAML 1.1 reader (PyYAML, Go's yaml.v2) would not read back as a
 // string: numbers ("12.1", "0x10de", "1e3"), booleans ("yes", "off"), null.
-// Plain scanning, not std::regex: libstdc++'s engine recurses per character, and
+// Plain scanning, not a regular expression: libstdc++'s engine recurses per character, and
 // these strings come from snapshots (a 30 KB token overflowed the stack elsewhere).
 bool reads_as_non_string(const std::string& s) {
   if (s.empty()) return true;
