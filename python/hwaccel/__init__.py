@@ -164,6 +164,11 @@ class Plan:
             return data[name]
         raise AttributeError(name)
 
+    @property
+    def chosen(self) -> Optional[Dict[str, Any]]:
+        """The plan that was chosen ("single cuda:0", its shards and estimate), or None."""
+        return next((p for p in self.data.get("plans", []) if p.get("chosen")), None)
+
     def to_json(self) -> str:
         """The hwaccel-plan/1 document, as ``hwaccel plan --json`` prints it."""
         return self._json
