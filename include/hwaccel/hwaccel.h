@@ -55,7 +55,8 @@ HWACCEL_API uint64_t hwaccel_accelerator_memory_bytes(const hwaccel_detection* d
    `hwaccel detect`. Strings belong to the detection (valid until
    hwaccel_detection_free); NULL for a NULL detection or i out of range, ""
    for a field that is unknown. */
-HWACCEL_API const char* hwaccel_device_id(const hwaccel_detection* detection, size_t i); /* "cuda:0" */
+/* "cuda:0" */
+HWACCEL_API const char* hwaccel_device_id(const hwaccel_detection* detection, size_t i);
 HWACCEL_API const char* hwaccel_device_backend(const hwaccel_detection* detection, size_t i);
 /* "ready" or "unavailable" */
 HWACCEL_API const char* hwaccel_device_status(const hwaccel_detection* detection, size_t i);

@@ -80,8 +80,8 @@ PYBIND11_MODULE(_hwaccel, m) {
         return py::make_tuple(p.json, p.text, p.fits);
       },
       py::arg("detected"), py::arg("model"), py::arg("quant"), py::arg("kv"), py::arg("context"),
-      py::arg("batch"), py::arg("decode_batch"), py::arg("reserve"), py::arg("on"),
-      py::arg("add"), py::arg("remove"));
+      py::arg("batch"), py::arg("decode_batch"), py::arg("reserve"), py::arg("on"), py::arg("add"),
+      py::arg("remove"));
 
   m.def("backends", &hwaccel::reported_backend_names,
         "Every backend this build reports, in report order.");

@@ -42,8 +42,8 @@ void check_only(const std::vector<std::string>& only) {
   const auto known = reported_backend_names();
   for (const auto& name : only)
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw Failure(kUsage, "only: unknown backend \"" + name + "\" (this build has: " +
-                                join(known, ", ") + ")");
+      throw Failure(kUsage, "only: unknown backend \"" + name +
+                                "\" (this build has: " + join(known, ", ") + ")");
 }
 
 }  // namespace
@@ -97,8 +97,9 @@ Detected detect_source(const Source& source, const std::optional<std::string>& r
     info.recorder = std::string("hwaccel ") + HWACCEL_VERSION;
     Snapshot snapshot = recorder->snapshot(info);
     if (redact_recording) redact(snapshot);
-    if (auto why = cli::write_file_atomically(*record_path, write_snapshot(snapshot),
-                                              force ? cli::ExistingFile::replace : cli::ExistingFile::keep);
+    if (auto why = cli::write_file_atomically(
+            *record_path, write_snapshot(snapshot),
+            force ? cli::ExistingFile::replace : cli::ExistingFile::keep);
         !why.empty())
       throw Failure(kCannotWrite, "record: " + why);
   }

@@ -23,7 +23,7 @@ struct Failure : std::runtime_error {
 struct Source {
   std::optional<std::string> snapshot;
   std::optional<std::string> root;
-  std::vector<std::string> only;   // empty: every backend
+  std::vector<std::string> only;    // empty: every backend
   std::optional<double> timeout_s;  // per tool; default 5 s
 };
 

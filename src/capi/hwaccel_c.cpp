@@ -26,7 +26,7 @@ struct hwaccel_device_strings {
 
 struct hwaccel_detection {
   hwaccel::Detection detection;
-  std::optional<std::string> reserve_env;  // HWACCEL_RESERVE_BYTES of the host detected
+  std::optional<std::string> reserve_env;       // HWACCEL_RESERVE_BYTES of the host detected
   std::vector<hwaccel_device_strings> strings;  // one per entry
 };
 
@@ -146,12 +146,12 @@ uint64_t hwaccel_accelerator_memory_bytes(const hwaccel_detection* d) {
 }
 
 // Device accessors: NULL for a NULL detection or an index out of range.
-#define HWACCEL_DEVICE_FIELD(function, expr)                              \
-  const char* function(const hwaccel_detection* d, size_t i) {            \
-    if (!d || i >= d->detection.entries.size()) return nullptr;           \
-    [[maybe_unused]] const hwaccel::Entry& e = d->detection.entries[i];   \
-    [[maybe_unused]] const hwaccel_device_strings& s = d->strings[i];     \
-    return (expr).c_str();                                                \
+#define HWACCEL_DEVICE_FIELD(function, expr)                            \
+  const char* function(const hwaccel_detection* d, size_t i) {          \
+    if (!d || i >= d->detection.entries.size()) return nullptr;         \
+    [[maybe_unused]] const hwaccel::Entry& e = d->detection.entries[i]; \
+    [[maybe_unused]] const hwaccel_device_strings& s = d->strings[i];   \
+    return (expr).c_str();                                              \
   }
 HWACCEL_DEVICE_FIELD(hwaccel_device_id, s.id)
 HWACCEL_DEVICE_FIELD(hwaccel_device_backend, e.backend)

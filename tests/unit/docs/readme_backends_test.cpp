@@ -25,9 +25,9 @@ TEST(Readme, OpeningParagraphNamesEveryBackendAndHowMany) {
   for (const auto& name : backends)
     EXPECT_NE(opening.find("**" + name + "**"), std::string::npos)
         << "README.md's opening paragraph does not name backend " << name;
-  const std::vector<std::string> words = {"Zero", "One", "Two", "Three", "Four", "Five",
-                                          "Six", "Seven", "Eight", "Nine", "Ten", "Eleven",
-                                          "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen"};
+  const std::vector<std::string> words = {
+      "Zero", "One", "Two",    "Three",  "Four",     "Five",     "Six",     "Seven",  "Eight",
+      "Nine", "Ten", "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen"};
   ASSERT_LT(backends.size(), words.size());
   EXPECT_NE(opening.find(words[backends.size()] + " backends"), std::string::npos)
       << "README.md should say \"" << words[backends.size()] << " backends\"";
