@@ -94,3 +94,34 @@ def test_record_then_replay_is_the_same_detection(tmp_path):
     replayed = hwaccel.detect(host=path)
     assert [d.label for d in replayed.devices] == [d.label for d in recorded.devices]
     assert replayed.host.hostname != recorded.host.hostname
+
+
+def test_the_gil_is_released_while_a_probe_runs(tmp_path, monkeypatch):
+    # A fake nvidia-smi that waits until this thread writes to a FIFO: only
+    # possible while detect() runs in another thread if it released the GIL.
+    import os
+    import threading
+    import time
+    fifo = tmp_path / "go"
+    os.mkfifo(fifo)
+    tool = tmp_path / "nvidia-smi"
+    tool.write_text(f"#!/bin/sh\n[ -e {tmp_path}/done ] || {{ read line < {fifo}; "
+                    f": > {tmp_path}/done; }}\necho garbage\n")
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    result = {}
+    worker = threading.Thread(target=lambda: result.update(d=hwaccel.detect(only="cuda",
+                                                                             timeout=2)))
+    worker.start()
+    while True:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # ENXIO until the tool reads
+            break
+        except OSError:
+            assert worker.is_alive(), "detect() finished before this thread could run"
+            time.sleep(0.001)
+    os.write(fd, b"go\n")
+    os.close(fd)
+    worker.join()
+    reason = result["d"].backend("cuda").reason
+    assert reason is None or reason.code != "timeout", reason
