@@ -28,6 +28,13 @@ foreach(program hwaccel hwsim)
 endforeach()
 add_custom_target(hwaccel_generated_docs ALL DEPENDS ${HWACCEL_GENERATED_DOCS})
 
+# Installed binaries are stripped by default (the build tree keeps the debug
+# info: build/hwaccel is 118 MB, the installed one 6 MB); `cmake --install
+# --strip` is implied. -DHWACCEL_INSTALL_STRIP=OFF installs them as built.
+option(HWACCEL_INSTALL_STRIP "cmake --install strips the binaries and libraries it installs" ON)
+if(HWACCEL_INSTALL_STRIP)
+  install(CODE "if(NOT DEFINED CMAKE_INSTALL_DO_STRIP)\n  set(CMAKE_INSTALL_DO_STRIP 1)\nendif()")
+endif()
 install(TARGETS hwaccel hwsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 set(HWACCEL_LIBRARIES hwaccel_core)
 if(TARGET hwaccel_shared)
@@ -38,6 +45,14 @@ install(TARGETS ${HWACCEL_LIBRARIES} EXPORT hwaccelTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/hwaccel DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# CMake strips executables and shared libraries, not archives: libhwaccel.a
+# loses its debug sections here (300 MB -> about 20 MB).
+if(HWACCEL_INSTALL_STRIP AND CMAKE_STRIP)
+  install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+  execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+                  \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:hwaccel_core>\")
+endif()")
+endif()
 
 set(HWACCEL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hwaccel)
 install(EXPORT hwaccelTargets NAMESPACE hwaccel:: DESTINATION ${HWACCEL_CMAKE_DIR})

@@ -45,6 +45,16 @@ if(TARGET hwaccel_shared)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/capi/symbols_test.sh $<TARGET_FILE:hwaccel_shared>)
   set_tests_properties(capi.exported_symbols PROPERTIES LABELS capi)
 
+  # A program built against the 0.1.0 C header runs on this library, whose
+  # 0.1.0 symbols are all still there (tests/abi/abi_test.sh).
+  add_executable(abi_old_consumer ${CMAKE_CURRENT_SOURCE_DIR}/abi/old_consumer.c)
+  target_include_directories(abi_old_consumer PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+  target_link_libraries(abi_old_consumer PRIVATE hwaccel_shared)
+  add_test(NAME capi.abi_old_consumer
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/abi/abi_test.sh $<TARGET_FILE:hwaccel_shared>
+                   $<TARGET_FILE:abi_old_consumer> ${PROJECT_SOURCE_DIR} ${HWACCEL_SOVERSION})
+  set_tests_properties(capi.abi_old_consumer PROPERTIES LABELS capi)
+
   # Installs the build into a temporary prefix and builds tests/install/consumer
   # against it: with find_package (shared and static) and with pkg-config, and
   # the examples of docs/library.md. Needs the whole build (`cmake --build build`).

@@ -51,6 +51,34 @@ HWACCEL_API int hwaccel_has_accelerator(const hwaccel_detection* detection);
 /* Total memory of the ready accelerators, each physical device counted once. */
 HWACCEL_API uint64_t hwaccel_accelerator_memory_bytes(const hwaccel_detection* detection);
 
+/* Device i (0 <= i < hwaccel_device_count) of a detection, in the order of
+   `hwaccel detect`. Strings belong to the detection (valid until
+   hwaccel_detection_free); NULL for a NULL detection or i out of range, ""
+   for a field that is unknown. */
+/* "cuda:0" */
+HWACCEL_API const char* hwaccel_device_id(const hwaccel_detection* detection, size_t i);
+HWACCEL_API const char* hwaccel_device_backend(const hwaccel_detection* detection, size_t i);
+/* "ready" or "unavailable" */
+HWACCEL_API const char* hwaccel_device_status(const hwaccel_detection* detection, size_t i);
+/* Why not ready: a code ("driver-not-found") and the detail; "" when ready. */
+HWACCEL_API const char* hwaccel_device_reason_code(const hwaccel_detection* detection, size_t i);
+HWACCEL_API const char* hwaccel_device_reason_detail(const hwaccel_detection* detection, size_t i);
+HWACCEL_API const char* hwaccel_device_name(const hwaccel_detection* detection, size_t i);
+HWACCEL_API const char* hwaccel_device_vendor(const hwaccel_detection* detection, size_t i);
+/* "discrete", "unified" or "host" */
+HWACCEL_API const char* hwaccel_device_memory_kind(const hwaccel_detection* detection, size_t i);
+/* "0000:18:00.0", "" when the device is not a PCI function */
+HWACCEL_API const char* hwaccel_device_bus_id(const hwaccel_detection* detection, size_t i);
+/* The same for one device seen through two backends: "pci:0000:18:00.0" */
+HWACCEL_API const char* hwaccel_device_physical_id(const hwaccel_detection* detection, size_t i);
+/* "sm_90", "gfx942", "avx512" */
+HWACCEL_API const char* hwaccel_device_compute_class(const hwaccel_detection* detection, size_t i);
+/* Memory in bytes: 1 with *bytes_out set when known, else 0 (*bytes_out = 0). */
+HWACCEL_API int hwaccel_device_memory_total(const hwaccel_detection* detection, size_t i,
+                                            uint64_t* bytes_out);
+HWACCEL_API int hwaccel_device_memory_free(const hwaccel_detection* detection, size_t i,
+                                           uint64_t* bytes_out);
+
 /* The device a request gets, as a label ("cuda:0") in *device_out (free it
    with hwaccel_string_free). A request is "" (the default choice), a device
    ("cuda:1", "pci:0000:3b:00.0"), a backend ("rocm") and requirements ("gpu",

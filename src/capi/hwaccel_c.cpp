@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
@@ -18,9 +19,15 @@
 #include "src/registry/summary.h"
 #include "src/report/detect_json.h"
 
+// The strings the per-device accessors return that no Entry holds as such.
+struct hwaccel_device_strings {
+  std::string id, status, reason_code, reason_detail, memory_kind;
+};
+
 struct hwaccel_detection {
   hwaccel::Detection detection;
-  std::optional<std::string> reserve_env;  // HWACCEL_RESERVE_BYTES of the host detected
+  std::optional<std::string> reserve_env;       // HWACCEL_RESERVE_BYTES of the host detected
+  std::vector<hwaccel_device_strings> strings;  // one per entry
 };
 
 namespace {
@@ -54,6 +61,17 @@ hwaccel_status detect_on(hwaccel::Host& host, hwaccel_detection** out) {
   auto d = std::make_unique<hwaccel_detection>();
   d->detection = hwaccel::detect(host);
   d->reserve_env = host.env(hwaccel::kReserveEnv);
+  for (const auto& e : d->detection.entries) {
+    hwaccel_device_strings s;
+    s.id = hwaccel::entry_label(e);
+    s.status = e.status == hwaccel::EntryStatus::ready ? "ready" : "unavailable";
+    if (e.reason) {
+      s.reason_code = std::string(hwaccel::to_string(e.reason->code));
+      s.reason_detail = e.reason->detail;
+    }
+    s.memory_kind = std::string(hwaccel::to_string(e.memory.kind));
+    d->strings.push_back(std::move(s));
+  }
   *out = d.release();
   return HWACCEL_OK;
 }
@@ -125,6 +143,45 @@ int hwaccel_has_accelerator(const hwaccel_detection* d) {
 
 uint64_t hwaccel_accelerator_memory_bytes(const hwaccel_detection* d) {
   return d ? hwaccel::accelerator_memory_bytes(d->detection) : 0;
+}
+
+// Device accessors: NULL for a NULL detection or an index out of range.
+#define HWACCEL_DEVICE_FIELD(function, expr)                            \
+  const char* function(const hwaccel_detection* d, size_t i) {          \
+    if (!d || i >= d->detection.entries.size()) return nullptr;         \
+    [[maybe_unused]] const hwaccel::Entry& e = d->detection.entries[i]; \
+    [[maybe_unused]] const hwaccel_device_strings& s = d->strings[i];   \
+    return (expr).c_str();                                              \
+  }
+HWACCEL_DEVICE_FIELD(hwaccel_device_id, s.id)
+HWACCEL_DEVICE_FIELD(hwaccel_device_backend, e.backend)
+HWACCEL_DEVICE_FIELD(hwaccel_device_status, s.status)
+HWACCEL_DEVICE_FIELD(hwaccel_device_reason_code, s.reason_code)
+HWACCEL_DEVICE_FIELD(hwaccel_device_reason_detail, s.reason_detail)
+HWACCEL_DEVICE_FIELD(hwaccel_device_name, e.name)
+HWACCEL_DEVICE_FIELD(hwaccel_device_vendor, e.vendor)
+HWACCEL_DEVICE_FIELD(hwaccel_device_memory_kind, s.memory_kind)
+HWACCEL_DEVICE_FIELD(hwaccel_device_bus_id, e.pci_bus_id)
+HWACCEL_DEVICE_FIELD(hwaccel_device_physical_id, e.physical_id)
+HWACCEL_DEVICE_FIELD(hwaccel_device_compute_class, e.compute_class)
+#undef HWACCEL_DEVICE_FIELD
+
+static int memory_out(const hwaccel_detection* d, size_t i, uint64_t* out,
+                      std::optional<std::uint64_t> hwaccel::Memory::*field) {
+  if (out) *out = 0;
+  if (!d || i >= d->detection.entries.size()) return 0;
+  const auto& value = d->detection.entries[i].memory.*field;
+  if (!value) return 0;
+  if (out) *out = *value;
+  return 1;
+}
+
+int hwaccel_device_memory_total(const hwaccel_detection* d, size_t i, uint64_t* bytes_out) {
+  return memory_out(d, i, bytes_out, &hwaccel::Memory::total_bytes);
+}
+
+int hwaccel_device_memory_free(const hwaccel_detection* d, size_t i, uint64_t* bytes_out) {
+  return memory_out(d, i, bytes_out, &hwaccel::Memory::free_bytes);
 }
 
 hwaccel_status hwaccel_select(const hwaccel_detection* d, const char* request, char** device_out) {

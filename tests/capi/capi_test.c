@@ -65,6 +65,30 @@ int main(int argc, char** argv) {
   CHECK(strstr(hwaccel_last_error(), "mem>=lots") != NULL);
   CHECK(strcmp(hwaccel_status_name(HWACCEL_ERROR_NOT_READY), "not-ready") == 0);
 
+  /* Per-device accessors: no JSON parser needed. */
+  {
+    uint64_t bytes = 1;
+    CHECK(strcmp(hwaccel_device_id(d, 0), "cuda:0") == 0);
+    CHECK(strcmp(hwaccel_device_backend(d, 0), "cuda") == 0);
+    CHECK(strcmp(hwaccel_device_status(d, 0), "ready") == 0);
+    CHECK(strcmp(hwaccel_device_reason_code(d, 0), "") == 0);
+    CHECK(strcmp(hwaccel_device_reason_detail(d, 0), "") == 0);
+    CHECK(strcmp(hwaccel_device_name(d, 0), "NVIDIA H100 80GB HBM3") == 0);
+    CHECK(strcmp(hwaccel_device_vendor(d, 0), "NVIDIA") == 0);
+    CHECK(strcmp(hwaccel_device_memory_kind(d, 0), "discrete") == 0);
+    CHECK(strcmp(hwaccel_device_bus_id(d, 0), "0000:1b:00.0") == 0);
+    CHECK(strcmp(hwaccel_device_physical_id(d, 0), "pci:0000:1b:00.0") == 0);
+    CHECK(strcmp(hwaccel_device_compute_class(d, 0), "sm_90") == 0);
+    CHECK(hwaccel_device_memory_total(d, 0, &bytes) == 1 && bytes == 85520809984ull);
+    CHECK(hwaccel_device_memory_free(d, 0, &bytes) == 1 && bytes == 84941996032ull);
+    CHECK(strcmp(hwaccel_device_id(d, 8), "cpu:0") == 0);
+    CHECK(strcmp(hwaccel_device_memory_kind(d, 8), "host") == 0);
+    CHECK(strcmp(hwaccel_device_bus_id(d, 8), "") == 0);
+    CHECK(hwaccel_device_id(d, 9) == NULL); /* out of range */
+    CHECK(hwaccel_device_name(NULL, 0) == NULL);
+    CHECK(hwaccel_device_memory_total(d, 9, &bytes) == 0 && bytes == 0);
+  }
+
   CHECK(hwaccel_json(d, &text) == HWACCEL_OK);
   CHECK(text && strstr(text, "\"schema\": \"hwaccel-detect/1\"") != NULL);
   hwaccel_string_free(text);
@@ -78,6 +102,14 @@ int main(int argc, char** argv) {
   CHECK(hwaccel_accelerator_memory_bytes(d) == 0);
   CHECK(hwaccel_select(d, "cuda:0", &text) == HWACCEL_ERROR_NOT_READY);
   CHECK(strstr(hwaccel_last_error(), "driver") != NULL);
+  {
+    uint64_t bytes = 1;
+    CHECK(strcmp(hwaccel_device_status(d, 0), "unavailable") == 0);
+    CHECK(strcmp(hwaccel_device_reason_code(d, 0), "driver-not-found") == 0);
+    CHECK(strstr(hwaccel_device_reason_detail(d, 0), "NVIDIA driver") != NULL);
+    CHECK(strcmp(hwaccel_device_compute_class(d, 0), "") == 0);
+    CHECK(hwaccel_device_memory_total(d, 0, &bytes) == 0 && bytes == 0);
+  }
   hwaccel_detection_free(d);
 
   /* Bad input is a code and a message naming the file, never a crash. */

@@ -1,0 +1,72 @@
+/* FROZEN: include/hwaccel/hwaccel.h as released in 0.1.0 (tests/abi/README.md). Never edit. */
+/* hwaccel C API: detect the accelerators of this machine (or of a recorded
+   snapshot), ask how many, how much memory, and which device a request gets.
+
+   Every function is prefixed hwaccel_, never throws, and reports failure by a
+   status code; hwaccel_last_error() then says what went wrong (per thread).
+   Strings the library returns are freed with hwaccel_string_free, detections
+   with hwaccel_detection_free. See docs/library.md. */
+#ifndef HWACCEL_HWACCEL_H
+#define HWACCEL_HWACCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwaccel/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hwaccel_status {
+  HWACCEL_OK = 0,
+  HWACCEL_ERROR_INVALID_ARGUMENT = 1, /* a NULL handle or out pointer, a malformed request */
+  HWACCEL_ERROR_BAD_INPUT = 2,        /* the snapshot file is unreadable or malformed */
+  HWACCEL_ERROR_NOT_COMPILED = 3,     /* the request names a backend this build lacks */
+  HWACCEL_ERROR_NOT_READY = 4,        /* the request names a device that is not ready */
+  HWACCEL_ERROR_UNSATISFIED = 5,      /* nothing satisfies the request */
+  HWACCEL_ERROR_INTERNAL = 6          /* a bug: please report it */
+} hwaccel_status;
+
+/* An opaque detection: every backend's line and every device. */
+typedef struct hwaccel_detection hwaccel_detection;
+
+/* "0.1.0" */
+HWACCEL_API const char* hwaccel_version(void);
+/* "ok", "bad-input", ... */
+HWACCEL_API const char* hwaccel_status_name(hwaccel_status status);
+/* The message of the last failed call on this thread ("" when none). Valid
+   until the next call on this thread. */
+HWACCEL_API const char* hwaccel_last_error(void);
+
+/* Detects this machine (every backend, tools limited to 5 s each). */
+HWACCEL_API hwaccel_status hwaccel_detect(hwaccel_detection** out);
+/* Detects the host recorded in a snapshot file (hwaccel detect --record). */
+HWACCEL_API hwaccel_status hwaccel_detect_snapshot(const char* path, hwaccel_detection** out);
+HWACCEL_API void hwaccel_detection_free(hwaccel_detection* detection);
+
+/* Devices of every backend, ready or not (a CPU is one device). */
+HWACCEL_API size_t hwaccel_device_count(const hwaccel_detection* detection);
+/* 1 when at least one accelerator (not the CPU) is ready, else 0. */
+HWACCEL_API int hwaccel_has_accelerator(const hwaccel_detection* detection);
+/* Total memory of the ready accelerators, each physical device counted once. */
+HWACCEL_API uint64_t hwaccel_accelerator_memory_bytes(const hwaccel_detection* detection);
+
+/* The device a request gets, as a label ("cuda:0") in *device_out (free it
+   with hwaccel_string_free). A request is "" (the default choice), a device
+   ("cuda:1", "pci:0000:3b:00.0"), a backend ("rocm") and requirements ("gpu",
+   "npu", "tpu", "accelerator", "mem>=40G"), separated by spaces or commas. The
+   memory reserve of HWACCEL_RESERVE_BYTES (default 3584 MiB) applies. */
+HWACCEL_API hwaccel_status hwaccel_select(const hwaccel_detection* detection, const char* request,
+                                          char** device_out);
+
+/* The hwaccel-detect/1 JSON document (as `hwaccel detect --json` prints it). */
+HWACCEL_API hwaccel_status hwaccel_json(const hwaccel_detection* detection, char** json_out);
+
+HWACCEL_API void hwaccel_string_free(char* string);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWACCEL_HWACCEL_H */
