@@ -7,8 +7,9 @@
 #include <system_error>
 
 #include "src/catalog/nvidia_pci_ids.h"
+#include "src/probe/gpu_numa_memory.h"
 #include "src/probe/host_meminfo.h"
-#include "src/probe/nvidia_gpu_information.h"
+#include "src/probe/nvidia_kernel_gpus.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
 #include "src/probe/nvidia_smi_list.h"
@@ -23,7 +24,6 @@ namespace {
 constexpr std::string_view kTool = "nvidia-smi";
 constexpr std::string_view kMeminfo = "/proc/meminfo";
 constexpr std::uint16_t kNvidiaPciVendor = 0x10de;
-constexpr std::string_view kProcGpus = "/proc/driver/nvidia/gpus";
 // addressing_mode is a query field from driver 580 on (nvmlDeviceGetAddressingMode).
 constexpr int kAddressingModeDriver = 580;
 
@@ -159,108 +159,104 @@ ProbeResult unavailable(ProbeResult result, Reason reason) {
   return result;
 }
 
-// ---- The PCI bus: GPUs whatever the driver says ----------------------------
+// ---- The kernel: GPUs whatever nvidia-smi says -----------------------------
 
-// NVIDIA display-class functions (VGA 0x0300, 3D 0x0302, ...); NVSwitches are
-// bridges (0x0680) and the GPUs' audio functions 0x0403: neither is a GPU.
-std::vector<PciDevice> bus_gpus(Host& host) {
-  std::vector<PciDevice> gpus;
-  for (auto& device : pci_devices_of_vendor(host, kNvidiaPciVendor))
-    if (device.is_display()) gpus.push_back(std::move(device));
-  return gpus;
-}
-
-const PciDevice* find_on_bus(const std::vector<PciDevice>& bus, const std::string& address) {
-  for (const auto& device : bus)
-    if (device.address == address) return &device;
+const KernelGpu* find_kernel_gpu(const std::vector<KernelGpu>& gpus, const std::string& address) {
+  if (address.empty()) return nullptr;
+  for (const auto& gpu : gpus)
+    if (gpu.address == address) return &gpu;
   return nullptr;
 }
 
-std::string bus_provenance(const std::string& address) {
-  return "file:" + std::string(kPciDevicesDir) + "/" + address;
+// The GPU's memory as a NUMA node (numa_status): where it is reachable from
+// the CPUs. Where nothing else gives the GPU a size, the node's does.
+void note_memory_node(Host& host, const KernelGpu& gpu, Entry& entry) {
+  if (!gpu.numa_status || !gpu.numa_status->node) return;
+  GpuMemoryNode node;
+  node.node = *gpu.numa_status->node;
+  node.gpu_address = gpu.address;
+  node.status = gpu.numa_status->status;
+  const std::string meminfo =
+      std::string(kNumaNodesDir) + "/node" + std::to_string(node.node) + "/meminfo";
+  if (auto text = host.read(meminfo)) node.memory = parse_node_meminfo(*text);
+  const std::string where = "reachable as " + gpu_memory_node_text(node);
+  if (!entry.memory.total_bytes && node.memory.total_bytes && *node.memory.total_bytes > 0) {
+    entry.memory.total_bytes = node.memory.total_bytes;
+    entry.memory.free_bytes = node.memory.free_bytes;
+    entry.memory.source = meminfo + " (the GPU's memory, " + where + ")";
+    entry.provenance.push_back("file:" + meminfo);
+    return;
+  }
+  entry.memory.source += entry.memory.source.empty() ? where : "; " + where;
 }
 
-// A GPU known from the bus (or the kernel module's /proc files) alone.
-struct SeenGpu {
-  std::string address;
-  const PciDevice* pci = nullptr;  // null when only /proc/driver/nvidia knows it
-  std::optional<NvidiaGpuInformation> info;
-};
+void take_kernel_ids(const KernelGpu& gpu, Entry& entry) {
+  if (gpu.device_id) entry.pci_device_id = gpu.device_id;
+  if (gpu.numa_node) entry.numa_node = gpu.numa_node;
+  for (const auto& place : gpu.provenance)
+    if (place.rfind("file:" + std::string(kPciDevicesDir), 0) == 0)
+      entry.provenance.push_back(place);
+}
 
-Entry bus_entry(const SeenGpu& gpu, int index) {
+Entry bus_entry(Host& host, const KernelGpu& gpu, int index) {
   Entry entry;
   entry.backend = "cuda";
   entry.api = std::string(kTool);
   entry.index = index;
-  entry.physical_id = "pci:" + gpu.address;
+  entry.physical_id = gpu.address.empty() ? "nvidia:" + gpu.device_node : "pci:" + gpu.address;
   entry.vendor = "NVIDIA";
   entry.pci_vendor_id = kNvidiaPciVendor;
   entry.pci_bus_id = gpu.address;
   entry.type = DeviceType::gpu;
   entry.status = EntryStatus::unavailable;
-  if (gpu.pci) {
-    entry.pci_device_id = gpu.pci->device;
-    entry.numa_node = gpu.pci->numa_node;
-    entry.name = nvidia_pci_device_name(gpu.pci->device);
-    entry.provenance.push_back(bus_provenance(gpu.address));
-  }
+  entry.pci_device_id = gpu.device_id;
+  entry.numa_node = gpu.numa_node;
+  if (gpu.device_id) entry.name = nvidia_pci_device_name(*gpu.device_id);
   if (gpu.info) {
     if (!gpu.info->model.empty()) entry.name = gpu.info->model;
     entry.uuid = gpu.info->uuid;
-    entry.provenance.push_back("file:" + std::string(kProcGpus) + "/" + gpu.address +
-                               "/information");
   }
+  entry.provenance = gpu.provenance;
   if (entry.name.empty()) entry.name = "NVIDIA GPU";
+  note_memory_node(host, gpu, entry);
   return entry;
 }
 
-// Why a bus GPU is not usable when nvidia-smi is not on PATH: the driver tells.
-Reason reason_without_tool(const SeenGpu& gpu) {
-  const std::string driver = gpu.pci ? gpu.pci->driver : std::string(gpu.info ? "nvidia" : "");
-  if (driver == "nvidia" || gpu.info)
-    return {ReasonCode::tool_not_found,
-            "nvidia-smi not found on PATH (the nvidia driver is bound to " + gpu.address + ")"};
-  if (driver.empty())
+// What says the nvidia driver holds a GPU: its sysfs link, else the module's
+// own files. "" when nothing does.
+std::string driver_evidence(const KernelGpu& gpu) {
+  if (gpu.driver == "nvidia") return "the nvidia driver is bound to " + gpu.address;
+  if (!gpu.module_holds) return "";
+  if (!gpu.device_node.empty()) return gpu.device_node + " exists: the nvidia module is loaded";
+  return "the nvidia module lists " + gpu.address + " in " + std::string(kNvidiaProcGpus);
+}
+
+// Why a kernel GPU is not usable when nvidia-smi is not on PATH: the driver tells.
+Reason reason_without_tool(const KernelGpu& gpu) {
+  if (auto held = driver_evidence(gpu); !held.empty())
+    return {ReasonCode::tool_not_found, "nvidia-smi not found on PATH (" + held + ")"};
+  if (gpu.driver.empty())
     return {ReasonCode::driver_not_found,
             "no driver bound to " + gpu.address + " (nvidia-smi not found)"};
   return {ReasonCode::driver_not_found,
-          gpu.address + " is bound to " + driver + ", not nvidia (nvidia-smi not found)"};
+          gpu.address + " is bound to " + gpu.driver + ", not nvidia (nvidia-smi not found)"};
 }
 
-// nvidia-smi gave no GPU: every GPU the bus or the module shows is a line of its
-// own, unavailable with the tool's reason. Without any, the backend line alone.
-ProbeResult bus_only(Host& host, ProbeResult result, const std::vector<PciDevice>& bus,
+// nvidia-smi gave no GPU: every GPU the kernel shows is a line of its own,
+// unavailable with the tool's reason. Without any, the backend line alone.
+ProbeResult bus_only(Host& host, ProbeResult result, const std::vector<KernelGpu>& seen,
                      Reason reason) {
-  std::vector<SeenGpu> seen;
-  for (const auto& device : bus) seen.push_back({device.address, &device, std::nullopt});
-  if (auto names = host.list(kProcGpus)) {
-    for (const auto& name : *names) {
-      auto text = host.read(std::string(kProcGpus) + "/" + name + "/information");
-      if (!text) continue;
-      const std::string address = normalise_pci_bus_id(name);
-      if (address.empty()) continue;
-      auto at = std::find_if(seen.begin(), seen.end(),
-                             [&](const SeenGpu& s) { return s.address == address; });
-      if (at == seen.end()) {
-        seen.push_back({address, nullptr, std::nullopt});
-        at = seen.end() - 1;
-      }
-      at->info = parse_nvidia_gpu_information(*text);
-    }
-  }
-  std::sort(seen.begin(), seen.end(),
-            [](const SeenGpu& a, const SeenGpu& b) { return a.address < b.address; });
   if (seen.empty()) return unavailable(std::move(result), std::move(reason));
 
   result.entries.clear();
   bool any_driver = false;
   for (std::size_t i = 0; i < seen.size(); ++i) {
-    Entry entry = bus_entry(seen[i], static_cast<int>(i));
+    Entry entry = bus_entry(host, seen[i], static_cast<int>(i));
     if (reason.code == ReasonCode::tool_not_found) {
       entry.reason = reason_without_tool(seen[i]);
     } else {
       entry.reason = reason;
-      if (seen[i].pci && seen[i].pci->driver.empty() && !seen[i].info)  // what the bus adds
+      if (driver_evidence(seen[i]).empty() && seen[i].driver.empty())  // what the bus adds
         entry.reason->detail += " (no driver bound to " + seen[i].address + ")";
     }
     any_driver |= entry.reason->code == ReasonCode::tool_not_found;
@@ -513,21 +509,26 @@ ProbeResult CudaProbe::run(Host& host) const {
 
   auto fields = cuda_query_fields();
   ToolRun run = run_query(host, fields, result.warnings);
-  const auto bus = bus_gpus(host);
+  // Where nvidia-smi lists no GPU, the kernel's view is all there is.
+  std::optional<std::vector<KernelGpu>> kernel_view;
+  auto kernel_gpus = [&]() -> const std::vector<KernelGpu>& {
+    if (!kernel_view) kernel_view = nvidia_kernel_gpus(host, true);
+    return *kernel_view;
+  };
   if (run.truncated)
     result.warnings.push_back(
         cuda_warning("nvidia-smi output was cut at the host's limit; GPUs may be missing"));
-  if (!run.ok()) return bus_only(host, std::move(result), bus, reason_for_outcome(run));
+  if (!run.ok()) return bus_only(host, std::move(result), kernel_gpus(), reason_for_outcome(run));
 
   auto query = parse_nvidia_smi_gpu_query(run.out);
   if (std::find(query.columns.begin(), query.columns.end(), "name") == query.columns.end()) {
     if (auto known = known_nvidia_smi_error(all_output(run)))
-      return bus_only(host, std::move(result), bus, *known);
+      return bus_only(host, std::move(result), kernel_gpus(), *known);
     std::string detail = query.columns.empty()
                              ? "nvidia-smi printed nothing"
                              : "nvidia-smi output has no \"name\" column (first line: \"" +
                                    first_meaningful_line(run.out, 80) + "\")";
-    return bus_only(host, std::move(result), bus, {ReasonCode::probe_failed, detail});
+    return bus_only(host, std::move(result), kernel_gpus(), {ReasonCode::probe_failed, detail});
   }
   std::string missing_column;
   for (const auto& field : fields)
@@ -550,14 +551,15 @@ ProbeResult CudaProbe::run(Host& host) const {
       why = "its output ends in the middle of a line";
     if (!why.empty())
       return bus_only(
-          host, std::move(result), bus,
+          host, std::move(result), kernel_gpus(),
           {ReasonCode::probe_failed, "nvidia-smi listed no GPU it could read (" + why + ")"});
   }
   if (query.gpus.empty())
-    return bus_only(host, std::move(result), bus,
+    return bus_only(host, std::move(result), kernel_gpus(),
                     {ReasonCode::no_device, "nvidia-smi listed no GPU"});
 
   const std::string provenance = "tool:" + join(cuda_query_argv(fields), " ");
+  const auto bus = nvidia_kernel_gpus(host, false);
   HostMemory host_memory(host);
   bool any_own_memory = false;
   // A row repeating a GPU already listed (same bus id or UUID) is output
@@ -576,10 +578,9 @@ ProbeResult CudaProbe::run(Host& host) const {
       host_memory.fill(entry, result.warnings);
     else
       any_own_memory |= entry.memory.total_bytes.has_value();
-    if (const PciDevice* pci = find_on_bus(bus, entry.pci_bus_id)) {
-      entry.pci_device_id = pci->device;
-      entry.numa_node = pci->numa_node;
-      entry.provenance.push_back(bus_provenance(pci->address));
+    if (const KernelGpu* gpu = find_kernel_gpu(bus, entry.pci_bus_id)) {
+      take_kernel_ids(*gpu, entry);
+      note_memory_node(host, *gpu, entry);
     }
     result.entries.push_back(std::move(entry));
   }
@@ -614,28 +615,25 @@ ProbeResult CudaProbe::run(Host& host) const {
   add_mig_instances(list, result);  // after topology: slices inherit the affinity
   if (ask_addressing) read_addressing_mode(addressing.get(), result);
 
-  // GPUs on the bus that nvidia-smi did not list: fallen off, or bound elsewhere.
-  // The driver's own folder for a GPU says it holds it even where sysfs shows
-  // no driver link (a recording without links, a container).
-  std::set<std::string> held_by_driver;
-  if (auto names = host.list(kProcGpus))
-    for (const auto& name : *names) held_by_driver.insert(normalise_pci_bus_id(name));
+  // GPUs the kernel shows that nvidia-smi did not list: fallen off, or bound
+  // elsewhere. The module's own folder for a GPU says it holds it even where
+  // sysfs shows no driver link (a recording without links, a container).
   int index = next_index(result.entries);
-  for (const auto& device : bus) {
+  for (const auto& gpu : bus) {
+    if (gpu.address.empty()) continue;  // a device node: nvidia-smi's list is better
     bool listed = std::any_of(result.entries.begin(), result.entries.end(),
-                              [&](const Entry& e) { return e.pci_bus_id == device.address; });
+                              [&](const Entry& e) { return e.pci_bus_id == gpu.address; });
     if (listed) continue;
-    Entry entry = bus_entry({device.address, &device, std::nullopt}, index++);
-    if (device.driver == "nvidia" ||
-        (device.driver.empty() && held_by_driver.count(device.address)))
+    Entry entry = bus_entry(host, gpu, index++);
+    if (gpu.driver == "nvidia" || (gpu.driver.empty() && gpu.module_holds))
       entry.reason =
           Reason{ReasonCode::probe_failed,
                  "on the PCI bus with the nvidia driver, but nvidia-smi does not list it"};
-    else if (device.driver.empty())
-      entry.reason = Reason{ReasonCode::driver_not_found, "no driver bound to " + device.address};
+    else if (gpu.driver.empty())
+      entry.reason = Reason{ReasonCode::driver_not_found, "no driver bound to " + gpu.address};
     else
       entry.reason = Reason{ReasonCode::driver_not_found,
-                            device.address + " is bound to " + device.driver + ", not nvidia"};
+                            gpu.address + " is bound to " + gpu.driver + ", not nvidia"};
     result.entries.push_back(std::move(entry));
   }
 
