@@ -7,12 +7,14 @@
 #include <system_error>
 
 #include "src/catalog/nvidia_pci_ids.h"
+#include "src/probe/cuda_memory_facts.h"
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/host_meminfo.h"
 #include "src/probe/nvidia_kernel_gpus.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
 #include "src/probe/nvidia_smi_list.h"
+#include "src/probe/nvidia_smi_q.h"
 #include "src/probe/nvidia_smi_topo.h"
 #include "src/probe/nvidia_visible_devices.h"
 #include "src/probe/pci_bus.h"
@@ -322,9 +324,7 @@ void add_mig_instances(const ToolRun& run, ProbeResult& result) {
       entry.uuid = mig.uuid;
       entry.type = DeviceType::gpu;
       entry.memory.kind = MemoryKind::discrete;
-      entry.memory.total_bytes = mig_profile_memory_bytes(mig.profile);
-      if (entry.memory.total_bytes)
-        entry.memory.source = "MIG profile name " + mig.profile + " (GB in the name, a floor)";
+      // The size: apply_mig_memory, once nvidia-smi -q has been asked.
       entry.compute_class = parent_copy.compute_class;
       entry.driver_version = parent_copy.driver_version;
       entry.status = EntryStatus::ready;
@@ -394,28 +394,50 @@ std::optional<int> driver_major(const std::vector<Entry>& entries) {
   return std::nullopt;
 }
 
-void read_addressing_mode(const ToolRun& run, ProbeResult& result) {
+// Where ATS could be at all: a GPU joined coherently to its CPU (Grace over
+// NVLink-C2C, POWER9 over NVLink 2.0). On an x86 host behind PCIe it cannot,
+// so an old driver there is not asked a field it would reject.
+bool coherence_possible(Host& host, const std::vector<KernelGpu>& kernel,
+                        const std::vector<Entry>& entries) {
+  const std::string& arch = host.facts().arch;
+  if (arch == "aarch64" || arch.rfind("ppc64", 0) == 0) return true;
+  for (const auto& gpu : kernel)
+    if (gpu.numa_status && gpu.numa_status->node) return true;
+  for (const auto& e : entries)
+    if (e.pci_device_id && is_superchip_gpu(*e.pci_device_id)) return true;
+  return false;
+}
+
+// The query's answer into `modes`. True when the driver does not know the
+// field (rejected, or no such column): nvidia-smi -q is the next place to look.
+bool read_addressing_mode(const ToolRun& run, AddressingModes& modes,
+                          std::vector<Warning>& warnings) {
   if (!run.ok()) {
-    result.warnings.push_back(cuda_warning("nvidia-smi could not report addressing_mode (" +
-                                           reason_text_of(reason_for_outcome(run)) +
-                                           "); ATS unknown"));
-    return;
+    const auto rejected = rejected_query_fields(all_output(run));
+    if (std::find(rejected.begin(), rejected.end(), "addressing_mode") != rejected.end())
+      return true;
+    warnings.push_back(cuda_warning("nvidia-smi could not report addressing_mode (" +
+                                    reason_text_of(reason_for_outcome(run)) + "); ATS unknown"));
+    return false;
   }
   auto table = parse_nvidia_smi_csv(run.out);
   auto bus_column = table.column("pci.bus_id");
   auto mode_column = table.column("addressing_mode");
-  if (!bus_column || !mode_column) return;
+  if (!bus_column || !mode_column) return true;
+  const std::string provenance = "tool:" + join(cuda_addressing_mode_argv(), " ");
   for (const auto& row : table.rows) {
-    if (row[*mode_column] != "ATS") continue;
     const std::string bus = normalise_pci_bus_id(row[*bus_column]);
-    for (auto& e : result.entries) {
-      if (e.partition || e.pci_bus_id != bus || e.memory.kind != MemoryKind::discrete) continue;
-      e.memory.source = std::string(kTool) +
-                        " (the GPU's own memory); addressing mode ATS: host memory is also "
-                        "reachable";
-      e.provenance.push_back("tool:" + join(cuda_addressing_mode_argv(), " "));
-    }
+    const std::string& mode = row[*mode_column];
+    if (bus.empty() || (mode != "ATS" && mode != "HMM" && mode != "None")) continue;
+    modes[bus] = {mode, "the addressing_mode query", provenance};
   }
+  return false;
+}
+
+void addressing_from_q(const NvidiaSmiQ& q, const std::string& provenance, AddressingModes& modes) {
+  for (const auto& gpu : q.gpus)
+    if (!gpu.addressing_mode.empty() && !modes.count(gpu.bus_id))
+      modes[gpu.bus_id] = {gpu.addressing_mode, "nvidia-smi -q's Addressing Mode", provenance};
 }
 
 // ---- CUDA_VISIBLE_DEVICES ---------------------------------------------------
@@ -497,6 +519,10 @@ std::vector<std::string> cuda_list_argv() {
 
 std::vector<std::string> cuda_topology_argv() {
   return {std::string(kTool), "topo", "-m"};
+}
+
+std::vector<std::string> cuda_q_argv() {
+  return {std::string(kTool), "-q"};
 }
 
 std::vector<std::string> cuda_addressing_mode_argv() {
@@ -597,7 +623,8 @@ ProbeResult CudaProbe::run(Host& host) const {
   // order, so the result does not depend on which run ends first.
   const bool ask_topology = whole_gpus > 1;
   const bool ask_addressing =
-      any_own_memory && driver_major(result.entries).value_or(0) >= kAddressingModeDriver;
+      any_own_memory && (driver_major(result.entries).value_or(0) >= kAddressingModeDriver ||
+                         coherence_possible(host, bus, result.entries));
   // Where no thread can be started, the run waits for get(): one after the other.
   auto run_on_a_thread = [&host](std::vector<std::string> argv) {
     auto ask = [&host, argv = std::move(argv)] { return host.run(argv); };
@@ -613,7 +640,28 @@ ProbeResult CudaProbe::run(Host& host) const {
   const ToolRun list = host.run(cuda_list_argv());
   if (ask_topology) add_topology(topology.get(), result);
   add_mig_instances(list, result);  // after topology: slices inherit the affinity
-  if (ask_addressing) read_addressing_mode(addressing.get(), result);
+  AddressingModes modes;
+  const bool addressing_unknown =
+      ask_addressing && read_addressing_mode(addressing.get(), modes, result.warnings);
+  // nvidia-smi -q, once, for what only it tells: MIG devices' own memory, and
+  // the addressing mode where the driver has no query field for it.
+  const bool any_mig = std::any_of(result.entries.begin(), result.entries.end(),
+                                   [](const Entry& e) { return e.partition.has_value(); });
+  std::optional<NvidiaSmiQ> q;
+  const std::string q_provenance = "tool:" + join(cuda_q_argv(), " ");
+  if (any_mig || addressing_unknown) {
+    const ToolRun run_q = host.run(cuda_q_argv());
+    if (run_q.ok())
+      q = parse_nvidia_smi_q(run_q.out);
+    else
+      result.warnings.push_back(cuda_warning(
+          "nvidia-smi -q failed (" + reason_text_of(reason_for_outcome(run_q)) + ")" +
+          (any_mig ? "; MIG sizes estimated from the profile names" : "; ATS unknown")));
+  }
+  if (any_mig) apply_mig_memory(q ? &*q : nullptr, q_provenance, result);
+  if (q && addressing_unknown) addressing_from_q(*q, q_provenance, modes);
+  if (ask_addressing) addressing_from_kernel(bus, result.entries, modes);
+  apply_addressing(modes, result);
 
   // GPUs the kernel shows that nvidia-smi did not list: fallen off, or bound
   // elsewhere. The module's own folder for a GPU says it holds it even where

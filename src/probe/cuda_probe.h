@@ -6,9 +6,13 @@
 //   3. nvidia-smi topo -m                 when 1 listed more than one GPU: links,
 //                                         CPU and NUMA affinity.
 //   4. nvidia-smi --query-gpu=pci.bus_id,addressing_mode --format=csv
-//                                         when the driver is 580 or newer (the
-//                                         field's first release) and a GPU reports
-//                                         memory of its own: ATS (GH200) or not.
+//                                         when a GPU reports memory of its own and
+//                                         the driver is 580 or newer or coherence
+//                                         is possible (aarch64/ppc64 host, GPU
+//                                         NUMA node, superchip PCI id): ATS or not.
+//   4b. nvidia-smi -q                     when -L listed MIG devices (their own
+//                                         memory) or the driver rejected step 4's
+//                                         field (its Addressing Mode line).
 //   5. /sys/bus/pci/devices/*             NVIDIA display/3D controllers: NUMA node,
 //                                         PCI ids, and every GPU the tool does not
 //                                         list (missing or broken driver).
@@ -42,6 +46,7 @@ std::vector<std::string> cuda_query_argv(const std::vector<std::string>& fields)
 std::vector<std::string> cuda_list_argv();             // nvidia-smi -L
 std::vector<std::string> cuda_topology_argv();         // nvidia-smi topo -m
 std::vector<std::string> cuda_addressing_mode_argv();  // the query of step 4
+std::vector<std::string> cuda_q_argv();                // nvidia-smi -q (step 4b)
 
 class CudaProbe : public Probe {
  public:
