@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "src/catalog/nvidia_pci_ids.h"
+#include "src/probe/cuda_fabric.h"
 #include "src/probe/cuda_memory_facts.h"
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/host_meminfo.h"
@@ -639,6 +640,7 @@ ProbeResult CudaProbe::run(Host& host) const {
   if (ask_addressing) addressing = run_on_a_thread(cuda_addressing_mode_argv());
   const ToolRun list = host.run(cuda_list_argv());
   if (ask_topology) add_topology(topology.get(), result);
+  if (ask_topology) add_fabric_from_bus(host, result);  // topo -m gave no links
   add_mig_instances(list, result);  // after topology: slices inherit the affinity
   AddressingModes modes;
   const bool addressing_unknown =

@@ -13,10 +13,12 @@
 //   4b. nvidia-smi -q                     when -L listed MIG devices (their own
 //                                         memory) or the driver rejected step 4's
 //                                         field (its Addressing Mode line).
-//   5. /sys/bus/pci/devices/*             NVIDIA display/3D controllers: NUMA node,
-//                                         PCI ids, and every GPU the tool does not
-//                                         list (missing or broken driver).
-//   6. /proc/driver/nvidia/gpus/*/information   when nvidia-smi gives no GPU: names.
+//   3b. nvidia-smi nvlink -s              when topo -m gave no links and NVSwitch
+//                                         bridges are on the PCI bus (cuda_fabric).
+//   5. every GPU the kernel shows (nvidia_kernel_gpus): /sys/bus/pci/devices,
+//      /proc/driver/nvidia/gpus/* (numa_status always, information when
+//      nvidia-smi gives no GPU), /sys/class/drm, /dev/nvidia<N>: NUMA node, PCI
+//      ids, the GPU's memory as a NUMA node, and every GPU the tool does not list.
 //   7. CUDA_VISIBLE_DEVICES               hides what CUDA would not see.
 //   8. /proc/meminfo                      GPUs without memory of their own (GB10).
 //

@@ -314,6 +314,29 @@ TEST(CudaBus, AtsOnADriverBeforeTheQueryFieldComesFromDashQ) {
       << result.entries[0].memory.source;
 }
 
+// An HGX A100 whose topo -m failed: its NVSwitch bridges (10de:1af1) on the bus
+// and nvlink -s still say every GPU pair is NVLink, 12 links each.
+TEST(CudaBus, NvswitchBridgesGiveTheFabricWithoutTopo) {
+  BusHost host;
+  host.tools[kQuery] = exited(0, rows(2));
+  host.tools[cuda_list_argv()] = exited(0, "");
+  host.tools[cuda_topology_argv()] = exited(1, "Failed to run topology\n");
+  for (const char* sw : {"0000:c0:00.0", "0000:c1:00.0"}) host.pci(sw, "0x1af1", "0x068000");
+  std::string nvlink;
+  for (int gpu = 0; gpu < 2; ++gpu) {
+    nvlink += "GPU " + std::to_string(gpu) + ": NVIDIA A100-SXM4-80GB (UUID: GPU-x)\n";
+    for (int link = 0; link < 12; ++link)
+      nvlink += "\t Link " + std::to_string(link) + ": 25 GB/s\n";
+  }
+  host.tools[{"nvidia-smi", "nvlink", "-s"}] = exited(0, nvlink);
+  auto result = CudaProbe().run(host);
+  ASSERT_EQ(result.links.size(), 1u);
+  EXPECT_EQ(result.links[0].kind, "nvlink");
+  EXPECT_EQ(result.links[0].lanes, 12);
+  EXPECT_EQ(result.links[0].source,
+            "file:/sys/bus/pci/devices (2 NVSwitch bridges, 10de:1af1); tool:nvidia-smi nvlink -s");
+}
+
 struct Visible {
   std::string value;
   std::vector<bool> ready;  // per entry: 2 whole GPUs, then MIG 0 and 1 of GPU 1

@@ -18,6 +18,8 @@
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
 #include "src/probe/nvidia_smi_list.h"
+#include "src/probe/nvidia_smi_nvlink.h"
+#include "src/probe/nvidia_smi_q.h"
 #include "src/probe/nvidia_smi_topo.h"
 #include "src/probe/nvidia_visible_devices.h"
 #include "src/probe/pci_bus.h"
@@ -92,6 +94,8 @@ TEST(ParserTotality, EveryParserAnswersHostileText) {
       (void)parse_nvidia_smi_topo(text);
       (void)parse_nvidia_gpu_information(text);
       (void)parse_nvidia_numa_status(text);
+      (void)parse_nvidia_smi_q(text);
+      (void)parse_nvidia_smi_nvlink(text);
       (void)parse_node_meminfo(text);
       (void)parse_cuda_visible_devices(text);
       (void)parse_sysfs_bytes(text);
