@@ -82,6 +82,14 @@ void add_drm_cards(Host& host, std::vector<KernelGpu>& gpus) {
     if (!ids || ids->first != kNvidia) continue;
     KernelGpu& gpu = at_address(gpus, address);
     if (!gpu.device_id) gpu.device_id = ids->second;
+    // A card means a DRM driver holds the function: nvidia(-drm) or nouveau.
+    if (gpu.driver.empty()) {
+      if (auto link = host.readlink(dir + "/driver"))
+        gpu.driver = basename_of(*link);
+      else if (auto uevent = host.read(dir + "/uevent"))
+        for (auto line : split_lines(*uevent))
+          if (line.rfind("DRIVER=", 0) == 0) gpu.driver = printable_line(line.substr(7), 40);
+    }
     add_provenance(gpu, "file:" + std::string(kDrm) + "/" + name);
   }
 }

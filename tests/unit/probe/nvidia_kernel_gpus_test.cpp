@@ -117,6 +117,8 @@ TEST(NvidiaKernelGpus, ADrmCardOrADeviceNodeAloneStillNamesAGpu) {
     EXPECT_EQ(result.entries[0].pci_bus_id, "0000:65:00.0");
     EXPECT_EQ(result.entries[0].pci_device_id, 0x2684);
     EXPECT_EQ(result.entries[0].name, "NVIDIA GeForce RTX 4090");
+    ASSERT_TRUE(result.entries[0].reason);  // uevent's DRIVER=nvidia: the tool is missing
+    EXPECT_EQ(result.entries[0].reason->code, ReasonCode::tool_not_found);
   }
   testing::SnapshotBuilder nodes;
   nodes.tool_outcome(cuda_query_argv(cuda_query_fields()), ToolOutcome::not_found);
