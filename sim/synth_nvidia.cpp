@@ -1,6 +1,7 @@
 // What an NVIDIA host shows: the GPUs on the PCI bus, the kernel module's
 // /proc/driver/nvidia files and /dev nodes, and nvidia-smi's answers (the
-// --query-gpu CSV, -L with MIG devices, topo -m, the addressing-mode query) in
+// --query-gpu CSV, -L with MIG devices, topo -m, the addressing-mode query, -q
+// where MIG is on or the driver predates that query) in
 // the formats of the real captures (../shared/real-captures) and fixtures.
 #include <algorithm>
 #include <cctype>
@@ -10,8 +11,10 @@
 #include "sim/mutate.h"
 #include "sim/synth_parts.h"
 #include "src/model/number_text.h"
+#include "src/probe/cuda_memory_facts.h"
 #include "src/probe/cuda_probe.h"
 #include "src/probe/nvidia_smi_csv.h"
+#include "src/probe/nvidia_smi_list.h"
 
 namespace hwaccel::sim::detail {
 namespace {
@@ -158,6 +161,43 @@ std::string topo_output(const Plan& plan, const std::vector<Gpu>& gpus) {
   return out;
 }
 
+// A MIG device's memory as -q reports it: the real H100 80GB capture's sizes
+// and an H200's 1g.18gb (issue 19), else the profile name's GB in MiB.
+std::uint64_t mig_mib(const std::string& profile) {
+  if (profile == "1g.18gb") return 16384;
+  if (profile == "3g.40gb") return 40448;
+  if (profile == "2g.20gb") return 20096;
+  if (profile == "1g.10gb") return 9984;
+  auto gb = mig_profile_memory_bytes(profile);
+  return gb ? *gb / 1048576 : 0;
+}
+
+// nvidia-smi -q, cut to what the probe reads: per GPU its addressing mode and
+// MIG devices (one compute instance per GPU instance, instances numbered 1..).
+std::string q_output(const std::vector<Gpu>& gpus, const std::string& driver) {
+  std::string out = "\n==============NVSMI LOG==============\n\nDriver Version : " + driver +
+                    "\n\nAttached GPUs : " + std::to_string(gpus.size()) + "\n";
+  for (const auto& g : gpus) {
+    const Sku& sku = *g.device->sku;
+    const auto& migs = g.device->spec->mig;
+    out += "GPU " + smi_bus_id(g.device->address) +
+           "\n    Product Name : " + std::string(sku.name) +
+           "\n    Addressing Mode : " + (sku.ats ? "ATS" : "None") +
+           "\n    MIG Mode\n        Current : " + (migs.empty() ? "Disabled" : "Enabled") + "\n";
+    for (std::size_t m = 0; m < migs.size(); ++m) {
+      const std::uint64_t total = mig_mib(migs[m]);
+      const std::uint64_t used = std::min<std::uint64_t>(total, 9);
+      out += "    MIG Device\n        Index : " + std::to_string(m) +
+             "\n        GPU Instance ID : " + std::to_string(m + 1) +
+             "\n        Compute Instance ID : 0\n        Shared FB Memory Usage\n"
+             "            Total : " +
+             std::to_string(total) + " MiB\n            Used : " + std::to_string(used) +
+             " MiB\n            Free : " + std::to_string(total - used) + " MiB\n";
+    }
+  }
+  return out;
+}
+
 std::string information(const Gpu& g, const std::string& driver) {
   std::string out;
   out += "Model: \t\t " + std::string(g.device->sku->name) + "\n";
@@ -295,10 +335,29 @@ void add_nvidia(const Plan& plan, Snapshot& s) {
   // overflowed on a long run of digits.
   const auto major_text = std::string_view(driver).substr(0, driver.find('.'));
   const int major = int(parse_integer_in(major_text, 0, 99999).value_or(0));
-  if (any_own_memory && major >= 580) {
+  // The probe's gates: the addressing query from 580 on, or wherever a GPU
+  // could be coherent (an old driver rejects the field; -q then answers).
+  bool coherent_possible = spec.arch == "aarch64" || spec.arch.rfind("ppc64", 0) == 0;
+  bool any_mig = false;
+  for (const auto& g : gpus) {
+    coherent_possible |= is_superchip_gpu(g.device->sku->pci_device);
+    any_mig |= !g.device->spec->mig.empty();
+  }
+  const bool ask_mode = any_own_memory && (major >= 580 || coherent_possible);
+  if (ask_mode) {
     ToolEntry mode = tool(cuda_addressing_mode_argv());
-    mode.run.out = query_csv(gpus, {"pci.bus_id", "addressing_mode"}, driver);
+    if (major >= 580) {
+      mode.run.out = query_csv(gpus, {"pci.bus_id", "addressing_mode"}, driver);
+    } else {
+      mode.run.exit_code = 2;
+      mode.run.out = "Field \"addressing_mode\" is not a valid field to query.\n\n";
+    }
     s.tools[mode.argv] = mode;
+  }
+  if (any_mig || (ask_mode && major < 580)) {
+    ToolEntry q = tool(cuda_q_argv());
+    q.run.out = q_output(gpus, driver);
+    s.tools[q.argv] = q;
   }
 }
 

@@ -1,5 +1,8 @@
 #include "src/probe/cpu_probe.h"
 
+#include <algorithm>
+
+#include "src/probe/gpu_numa_memory.h"
 #include "src/probe/proc_cpuinfo.h"
 #include "src/probe/proc_meminfo.h"
 
@@ -48,6 +51,20 @@ void fill_from_meminfo(Host& host, Entry& cpu, std::vector<Warning>& warnings) {
         " (kernel older than 3.14?); free memory estimated as MemFree + Buffers + Cached"));
 }
 
+// GPU memory onlined as NUMA nodes (POWER9 V100s, GH200) is in MemTotal but is
+// not the host's: take it off both figures and say so.
+void exclude_gpu_numa_memory(Host& host, Entry& cpu) {
+  if (!cpu.memory.total_bytes) return;
+  const auto gpu = gpu_memory_in_host(gpu_memory_nodes(host));
+  if (gpu.nodes.empty() || gpu.total_bytes >= *cpu.memory.total_bytes) return;
+  *cpu.memory.total_bytes -= gpu.total_bytes;
+  if (cpu.memory.free_bytes)
+    *cpu.memory.free_bytes -= std::min(*cpu.memory.free_bytes, gpu.free_bytes);
+  cpu.memory.source += " less " + numa_nodes_text(gpu.nodes) + " (GPU memory, from " +
+                       "/proc/driver/nvidia/gpus/*/numa_status)";
+  cpu.provenance.push_back("file:" + std::string(kNumaNodesDir));
+}
+
 }  // namespace
 
 ProbeResult CpuProbe::run(Host& host) const {
@@ -68,6 +85,7 @@ ProbeResult CpuProbe::run(Host& host) const {
 
   fill_from_cpuinfo(host, cpu, result.warnings);
   fill_from_meminfo(host, cpu, result.warnings);
+  exclude_gpu_numa_memory(host, cpu);
   result.entries.push_back(std::move(cpu));
   return result;
 }

@@ -7,11 +7,15 @@
 #include <system_error>
 
 #include "src/catalog/nvidia_pci_ids.h"
+#include "src/probe/cuda_fabric.h"
+#include "src/probe/cuda_memory_facts.h"
+#include "src/probe/gpu_numa_memory.h"
 #include "src/probe/host_meminfo.h"
-#include "src/probe/nvidia_gpu_information.h"
+#include "src/probe/nvidia_kernel_gpus.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
 #include "src/probe/nvidia_smi_list.h"
+#include "src/probe/nvidia_smi_q.h"
 #include "src/probe/nvidia_smi_topo.h"
 #include "src/probe/nvidia_visible_devices.h"
 #include "src/probe/pci_bus.h"
@@ -23,7 +27,6 @@ namespace {
 constexpr std::string_view kTool = "nvidia-smi";
 constexpr std::string_view kMeminfo = "/proc/meminfo";
 constexpr std::uint16_t kNvidiaPciVendor = 0x10de;
-constexpr std::string_view kProcGpus = "/proc/driver/nvidia/gpus";
 // addressing_mode is a query field from driver 580 on (nvmlDeviceGetAddressingMode).
 constexpr int kAddressingModeDriver = 580;
 
@@ -159,108 +162,104 @@ ProbeResult unavailable(ProbeResult result, Reason reason) {
   return result;
 }
 
-// ---- The PCI bus: GPUs whatever the driver says ----------------------------
+// ---- The kernel: GPUs whatever nvidia-smi says -----------------------------
 
-// NVIDIA display-class functions (VGA 0x0300, 3D 0x0302, ...); NVSwitches are
-// bridges (0x0680) and the GPUs' audio functions 0x0403: neither is a GPU.
-std::vector<PciDevice> bus_gpus(Host& host) {
-  std::vector<PciDevice> gpus;
-  for (auto& device : pci_devices_of_vendor(host, kNvidiaPciVendor))
-    if (device.is_display()) gpus.push_back(std::move(device));
-  return gpus;
-}
-
-const PciDevice* find_on_bus(const std::vector<PciDevice>& bus, const std::string& address) {
-  for (const auto& device : bus)
-    if (device.address == address) return &device;
+const KernelGpu* find_kernel_gpu(const std::vector<KernelGpu>& gpus, const std::string& address) {
+  if (address.empty()) return nullptr;
+  for (const auto& gpu : gpus)
+    if (gpu.address == address) return &gpu;
   return nullptr;
 }
 
-std::string bus_provenance(const std::string& address) {
-  return "file:" + std::string(kPciDevicesDir) + "/" + address;
+// The GPU's memory as a NUMA node (numa_status): where it is reachable from
+// the CPUs. Where nothing else gives the GPU a size, the node's does.
+void note_memory_node(Host& host, const KernelGpu& gpu, Entry& entry) {
+  if (!gpu.numa_status || !gpu.numa_status->node) return;
+  GpuMemoryNode node;
+  node.node = *gpu.numa_status->node;
+  node.gpu_address = gpu.address;
+  node.status = gpu.numa_status->status;
+  const std::string meminfo =
+      std::string(kNumaNodesDir) + "/node" + std::to_string(node.node) + "/meminfo";
+  if (auto text = host.read(meminfo)) node.memory = parse_node_meminfo(*text);
+  const std::string where = "reachable as " + gpu_memory_node_text(node);
+  if (!entry.memory.total_bytes && node.memory.total_bytes && *node.memory.total_bytes > 0) {
+    entry.memory.total_bytes = node.memory.total_bytes;
+    entry.memory.free_bytes = node.memory.free_bytes;
+    entry.memory.source = meminfo + " (the GPU's memory, " + where + ")";
+    entry.provenance.push_back("file:" + meminfo);
+    return;
+  }
+  entry.memory.source += entry.memory.source.empty() ? where : "; " + where;
 }
 
-// A GPU known from the bus (or the kernel module's /proc files) alone.
-struct SeenGpu {
-  std::string address;
-  const PciDevice* pci = nullptr;  // null when only /proc/driver/nvidia knows it
-  std::optional<NvidiaGpuInformation> info;
-};
+void take_kernel_ids(const KernelGpu& gpu, Entry& entry) {
+  if (gpu.device_id) entry.pci_device_id = gpu.device_id;
+  if (gpu.numa_node) entry.numa_node = gpu.numa_node;
+  for (const auto& place : gpu.provenance)
+    if (place.rfind("file:" + std::string(kPciDevicesDir), 0) == 0)
+      entry.provenance.push_back(place);
+}
 
-Entry bus_entry(const SeenGpu& gpu, int index) {
+Entry bus_entry(Host& host, const KernelGpu& gpu, int index) {
   Entry entry;
   entry.backend = "cuda";
   entry.api = std::string(kTool);
   entry.index = index;
-  entry.physical_id = "pci:" + gpu.address;
+  entry.physical_id = gpu.address.empty() ? "nvidia:" + gpu.device_node : "pci:" + gpu.address;
   entry.vendor = "NVIDIA";
   entry.pci_vendor_id = kNvidiaPciVendor;
   entry.pci_bus_id = gpu.address;
   entry.type = DeviceType::gpu;
   entry.status = EntryStatus::unavailable;
-  if (gpu.pci) {
-    entry.pci_device_id = gpu.pci->device;
-    entry.numa_node = gpu.pci->numa_node;
-    entry.name = nvidia_pci_device_name(gpu.pci->device);
-    entry.provenance.push_back(bus_provenance(gpu.address));
-  }
+  entry.pci_device_id = gpu.device_id;
+  entry.numa_node = gpu.numa_node;
+  if (gpu.device_id) entry.name = nvidia_pci_device_name(*gpu.device_id);
   if (gpu.info) {
     if (!gpu.info->model.empty()) entry.name = gpu.info->model;
     entry.uuid = gpu.info->uuid;
-    entry.provenance.push_back("file:" + std::string(kProcGpus) + "/" + gpu.address +
-                               "/information");
   }
+  entry.provenance = gpu.provenance;
   if (entry.name.empty()) entry.name = "NVIDIA GPU";
+  note_memory_node(host, gpu, entry);
   return entry;
 }
 
-// Why a bus GPU is not usable when nvidia-smi is not on PATH: the driver tells.
-Reason reason_without_tool(const SeenGpu& gpu) {
-  const std::string driver = gpu.pci ? gpu.pci->driver : std::string(gpu.info ? "nvidia" : "");
-  if (driver == "nvidia" || gpu.info)
-    return {ReasonCode::tool_not_found,
-            "nvidia-smi not found on PATH (the nvidia driver is bound to " + gpu.address + ")"};
-  if (driver.empty())
+// What says the nvidia driver holds a GPU: its sysfs link, else the module's
+// own files. "" when nothing does.
+std::string driver_evidence(const KernelGpu& gpu) {
+  if (gpu.driver == "nvidia") return "the nvidia driver is bound to " + gpu.address;
+  if (!gpu.module_holds) return "";
+  if (!gpu.device_node.empty()) return gpu.device_node + " exists: the nvidia module is loaded";
+  return "the nvidia module lists " + gpu.address + " in " + std::string(kNvidiaProcGpus);
+}
+
+// Why a kernel GPU is not usable when nvidia-smi is not on PATH: the driver tells.
+Reason reason_without_tool(const KernelGpu& gpu) {
+  if (auto held = driver_evidence(gpu); !held.empty())
+    return {ReasonCode::tool_not_found, "nvidia-smi not found on PATH (" + held + ")"};
+  if (gpu.driver.empty())
     return {ReasonCode::driver_not_found,
             "no driver bound to " + gpu.address + " (nvidia-smi not found)"};
   return {ReasonCode::driver_not_found,
-          gpu.address + " is bound to " + driver + ", not nvidia (nvidia-smi not found)"};
+          gpu.address + " is bound to " + gpu.driver + ", not nvidia (nvidia-smi not found)"};
 }
 
-// nvidia-smi gave no GPU: every GPU the bus or the module shows is a line of its
-// own, unavailable with the tool's reason. Without any, the backend line alone.
-ProbeResult bus_only(Host& host, ProbeResult result, const std::vector<PciDevice>& bus,
+// nvidia-smi gave no GPU: every GPU the kernel shows is a line of its own,
+// unavailable with the tool's reason. Without any, the backend line alone.
+ProbeResult bus_only(Host& host, ProbeResult result, const std::vector<KernelGpu>& seen,
                      Reason reason) {
-  std::vector<SeenGpu> seen;
-  for (const auto& device : bus) seen.push_back({device.address, &device, std::nullopt});
-  if (auto names = host.list(kProcGpus)) {
-    for (const auto& name : *names) {
-      auto text = host.read(std::string(kProcGpus) + "/" + name + "/information");
-      if (!text) continue;
-      const std::string address = normalise_pci_bus_id(name);
-      if (address.empty()) continue;
-      auto at = std::find_if(seen.begin(), seen.end(),
-                             [&](const SeenGpu& s) { return s.address == address; });
-      if (at == seen.end()) {
-        seen.push_back({address, nullptr, std::nullopt});
-        at = seen.end() - 1;
-      }
-      at->info = parse_nvidia_gpu_information(*text);
-    }
-  }
-  std::sort(seen.begin(), seen.end(),
-            [](const SeenGpu& a, const SeenGpu& b) { return a.address < b.address; });
   if (seen.empty()) return unavailable(std::move(result), std::move(reason));
 
   result.entries.clear();
   bool any_driver = false;
   for (std::size_t i = 0; i < seen.size(); ++i) {
-    Entry entry = bus_entry(seen[i], static_cast<int>(i));
+    Entry entry = bus_entry(host, seen[i], static_cast<int>(i));
     if (reason.code == ReasonCode::tool_not_found) {
       entry.reason = reason_without_tool(seen[i]);
     } else {
       entry.reason = reason;
-      if (seen[i].pci && seen[i].pci->driver.empty() && !seen[i].info)  // what the bus adds
+      if (driver_evidence(seen[i]).empty() && seen[i].driver.empty())  // what the bus adds
         entry.reason->detail += " (no driver bound to " + seen[i].address + ")";
     }
     any_driver |= entry.reason->code == ReasonCode::tool_not_found;
@@ -326,9 +325,7 @@ void add_mig_instances(const ToolRun& run, ProbeResult& result) {
       entry.uuid = mig.uuid;
       entry.type = DeviceType::gpu;
       entry.memory.kind = MemoryKind::discrete;
-      entry.memory.total_bytes = mig_profile_memory_bytes(mig.profile);
-      if (entry.memory.total_bytes)
-        entry.memory.source = "MIG profile name " + mig.profile + " (GB in the name, a floor)";
+      // The size: apply_mig_memory, once nvidia-smi -q has been asked.
       entry.compute_class = parent_copy.compute_class;
       entry.driver_version = parent_copy.driver_version;
       entry.status = EntryStatus::ready;
@@ -398,28 +395,50 @@ std::optional<int> driver_major(const std::vector<Entry>& entries) {
   return std::nullopt;
 }
 
-void read_addressing_mode(const ToolRun& run, ProbeResult& result) {
+// Where ATS could be at all: a GPU joined coherently to its CPU (Grace over
+// NVLink-C2C, POWER9 over NVLink 2.0). On an x86 host behind PCIe it cannot,
+// so an old driver there is not asked a field it would reject.
+bool coherence_possible(Host& host, const std::vector<KernelGpu>& kernel,
+                        const std::vector<Entry>& entries) {
+  const std::string& arch = host.facts().arch;
+  if (arch == "aarch64" || arch.rfind("ppc64", 0) == 0) return true;
+  for (const auto& gpu : kernel)
+    if (gpu.numa_status && gpu.numa_status->node) return true;
+  for (const auto& e : entries)
+    if (e.pci_device_id && is_superchip_gpu(*e.pci_device_id)) return true;
+  return false;
+}
+
+// The query's answer into `modes`. True when the driver does not know the
+// field (rejected, or no such column): nvidia-smi -q is the next place to look.
+bool read_addressing_mode(const ToolRun& run, AddressingModes& modes,
+                          std::vector<Warning>& warnings) {
   if (!run.ok()) {
-    result.warnings.push_back(cuda_warning("nvidia-smi could not report addressing_mode (" +
-                                           reason_text_of(reason_for_outcome(run)) +
-                                           "); ATS unknown"));
-    return;
+    const auto rejected = rejected_query_fields(all_output(run));
+    if (std::find(rejected.begin(), rejected.end(), "addressing_mode") != rejected.end())
+      return true;
+    warnings.push_back(cuda_warning("nvidia-smi could not report addressing_mode (" +
+                                    reason_text_of(reason_for_outcome(run)) + "); ATS unknown"));
+    return false;
   }
   auto table = parse_nvidia_smi_csv(run.out);
   auto bus_column = table.column("pci.bus_id");
   auto mode_column = table.column("addressing_mode");
-  if (!bus_column || !mode_column) return;
+  if (!bus_column || !mode_column) return true;
+  const std::string provenance = "tool:" + join(cuda_addressing_mode_argv(), " ");
   for (const auto& row : table.rows) {
-    if (row[*mode_column] != "ATS") continue;
     const std::string bus = normalise_pci_bus_id(row[*bus_column]);
-    for (auto& e : result.entries) {
-      if (e.partition || e.pci_bus_id != bus || e.memory.kind != MemoryKind::discrete) continue;
-      e.memory.source = std::string(kTool) +
-                        " (the GPU's own memory); addressing mode ATS: host memory is also "
-                        "reachable";
-      e.provenance.push_back("tool:" + join(cuda_addressing_mode_argv(), " "));
-    }
+    const std::string& mode = row[*mode_column];
+    if (bus.empty() || (mode != "ATS" && mode != "HMM" && mode != "None")) continue;
+    modes[bus] = {mode, "the addressing_mode query", provenance};
   }
+  return false;
+}
+
+void addressing_from_q(const NvidiaSmiQ& q, const std::string& provenance, AddressingModes& modes) {
+  for (const auto& gpu : q.gpus)
+    if (!gpu.addressing_mode.empty() && !modes.count(gpu.bus_id))
+      modes[gpu.bus_id] = {gpu.addressing_mode, "nvidia-smi -q's Addressing Mode", provenance};
 }
 
 // ---- CUDA_VISIBLE_DEVICES ---------------------------------------------------
@@ -503,6 +522,10 @@ std::vector<std::string> cuda_topology_argv() {
   return {std::string(kTool), "topo", "-m"};
 }
 
+std::vector<std::string> cuda_q_argv() {
+  return {std::string(kTool), "-q"};
+}
+
 std::vector<std::string> cuda_addressing_mode_argv() {
   return {std::string(kTool), "--query-gpu=pci.bus_id,addressing_mode", "--format=csv"};
 }
@@ -513,21 +536,26 @@ ProbeResult CudaProbe::run(Host& host) const {
 
   auto fields = cuda_query_fields();
   ToolRun run = run_query(host, fields, result.warnings);
-  const auto bus = bus_gpus(host);
+  // Where nvidia-smi lists no GPU, the kernel's view is all there is.
+  std::optional<std::vector<KernelGpu>> kernel_view;
+  auto kernel_gpus = [&]() -> const std::vector<KernelGpu>& {
+    if (!kernel_view) kernel_view = nvidia_kernel_gpus(host, true);
+    return *kernel_view;
+  };
   if (run.truncated)
     result.warnings.push_back(
         cuda_warning("nvidia-smi output was cut at the host's limit; GPUs may be missing"));
-  if (!run.ok()) return bus_only(host, std::move(result), bus, reason_for_outcome(run));
+  if (!run.ok()) return bus_only(host, std::move(result), kernel_gpus(), reason_for_outcome(run));
 
   auto query = parse_nvidia_smi_gpu_query(run.out);
   if (std::find(query.columns.begin(), query.columns.end(), "name") == query.columns.end()) {
     if (auto known = known_nvidia_smi_error(all_output(run)))
-      return bus_only(host, std::move(result), bus, *known);
+      return bus_only(host, std::move(result), kernel_gpus(), *known);
     std::string detail = query.columns.empty()
                              ? "nvidia-smi printed nothing"
                              : "nvidia-smi output has no \"name\" column (first line: \"" +
                                    first_meaningful_line(run.out, 80) + "\")";
-    return bus_only(host, std::move(result), bus, {ReasonCode::probe_failed, detail});
+    return bus_only(host, std::move(result), kernel_gpus(), {ReasonCode::probe_failed, detail});
   }
   std::string missing_column;
   for (const auto& field : fields)
@@ -550,14 +578,15 @@ ProbeResult CudaProbe::run(Host& host) const {
       why = "its output ends in the middle of a line";
     if (!why.empty())
       return bus_only(
-          host, std::move(result), bus,
+          host, std::move(result), kernel_gpus(),
           {ReasonCode::probe_failed, "nvidia-smi listed no GPU it could read (" + why + ")"});
   }
   if (query.gpus.empty())
-    return bus_only(host, std::move(result), bus,
+    return bus_only(host, std::move(result), kernel_gpus(),
                     {ReasonCode::no_device, "nvidia-smi listed no GPU"});
 
   const std::string provenance = "tool:" + join(cuda_query_argv(fields), " ");
+  const auto bus = nvidia_kernel_gpus(host, false);
   HostMemory host_memory(host);
   bool any_own_memory = false;
   // A row repeating a GPU already listed (same bus id or UUID) is output
@@ -576,10 +605,9 @@ ProbeResult CudaProbe::run(Host& host) const {
       host_memory.fill(entry, result.warnings);
     else
       any_own_memory |= entry.memory.total_bytes.has_value();
-    if (const PciDevice* pci = find_on_bus(bus, entry.pci_bus_id)) {
-      entry.pci_device_id = pci->device;
-      entry.numa_node = pci->numa_node;
-      entry.provenance.push_back(bus_provenance(pci->address));
+    if (const KernelGpu* gpu = find_kernel_gpu(bus, entry.pci_bus_id)) {
+      take_kernel_ids(*gpu, entry);
+      note_memory_node(host, *gpu, entry);
     }
     result.entries.push_back(std::move(entry));
   }
@@ -596,7 +624,8 @@ ProbeResult CudaProbe::run(Host& host) const {
   // order, so the result does not depend on which run ends first.
   const bool ask_topology = whole_gpus > 1;
   const bool ask_addressing =
-      any_own_memory && driver_major(result.entries).value_or(0) >= kAddressingModeDriver;
+      any_own_memory && (driver_major(result.entries).value_or(0) >= kAddressingModeDriver ||
+                         coherence_possible(host, bus, result.entries));
   // Where no thread can be started, the run waits for get(): one after the other.
   auto run_on_a_thread = [&host](std::vector<std::string> argv) {
     auto ask = [&host, argv = std::move(argv)] { return host.run(argv); };
@@ -611,31 +640,50 @@ ProbeResult CudaProbe::run(Host& host) const {
   if (ask_addressing) addressing = run_on_a_thread(cuda_addressing_mode_argv());
   const ToolRun list = host.run(cuda_list_argv());
   if (ask_topology) add_topology(topology.get(), result);
+  if (ask_topology) add_fabric_from_bus(host, result);  // topo -m gave no links
   add_mig_instances(list, result);  // after topology: slices inherit the affinity
-  if (ask_addressing) read_addressing_mode(addressing.get(), result);
+  AddressingModes modes;
+  const bool addressing_unknown =
+      ask_addressing && read_addressing_mode(addressing.get(), modes, result.warnings);
+  // nvidia-smi -q, once, for what only it tells: MIG devices' own memory, and
+  // the addressing mode where the driver has no query field for it.
+  const bool any_mig = std::any_of(result.entries.begin(), result.entries.end(),
+                                   [](const Entry& e) { return e.partition.has_value(); });
+  std::optional<NvidiaSmiQ> q;
+  const std::string q_provenance = "tool:" + join(cuda_q_argv(), " ");
+  if (any_mig || addressing_unknown) {
+    const ToolRun run_q = host.run(cuda_q_argv());
+    if (run_q.ok())
+      q = parse_nvidia_smi_q(run_q.out);
+    else
+      result.warnings.push_back(cuda_warning(
+          "nvidia-smi -q failed (" + reason_text_of(reason_for_outcome(run_q)) + ")" +
+          (any_mig ? "; MIG sizes estimated from the profile names" : "; ATS unknown")));
+  }
+  if (any_mig) apply_mig_memory(q ? &*q : nullptr, q_provenance, result);
+  if (q && addressing_unknown) addressing_from_q(*q, q_provenance, modes);
+  if (ask_addressing) addressing_from_kernel(bus, result.entries, modes);
+  apply_addressing(modes, result);
 
-  // GPUs on the bus that nvidia-smi did not list: fallen off, or bound elsewhere.
-  // The driver's own folder for a GPU says it holds it even where sysfs shows
-  // no driver link (a recording without links, a container).
-  std::set<std::string> held_by_driver;
-  if (auto names = host.list(kProcGpus))
-    for (const auto& name : *names) held_by_driver.insert(normalise_pci_bus_id(name));
+  // GPUs the kernel shows that nvidia-smi did not list: fallen off, or bound
+  // elsewhere. The module's own folder for a GPU says it holds it even where
+  // sysfs shows no driver link (a recording without links, a container).
   int index = next_index(result.entries);
-  for (const auto& device : bus) {
+  for (const auto& gpu : bus) {
+    if (gpu.address.empty()) continue;  // a device node: nvidia-smi's list is better
     bool listed = std::any_of(result.entries.begin(), result.entries.end(),
-                              [&](const Entry& e) { return e.pci_bus_id == device.address; });
+                              [&](const Entry& e) { return e.pci_bus_id == gpu.address; });
     if (listed) continue;
-    Entry entry = bus_entry({device.address, &device, std::nullopt}, index++);
-    if (device.driver == "nvidia" ||
-        (device.driver.empty() && held_by_driver.count(device.address)))
+    Entry entry = bus_entry(host, gpu, index++);
+    if (gpu.driver == "nvidia" || (gpu.driver.empty() && gpu.module_holds))
       entry.reason =
           Reason{ReasonCode::probe_failed,
                  "on the PCI bus with the nvidia driver, but nvidia-smi does not list it"};
-    else if (device.driver.empty())
-      entry.reason = Reason{ReasonCode::driver_not_found, "no driver bound to " + device.address};
+    else if (gpu.driver.empty())
+      entry.reason = Reason{ReasonCode::driver_not_found, "no driver bound to " + gpu.address};
     else
       entry.reason = Reason{ReasonCode::driver_not_found,
-                            device.address + " is bound to " + device.driver + ", not nvidia"};
+                            gpu.address + " is bound to " + gpu.driver + ", not nvidia"};
     result.entries.push_back(std::move(entry));
   }
 

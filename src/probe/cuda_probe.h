@@ -6,13 +6,19 @@
 //   3. nvidia-smi topo -m                 when 1 listed more than one GPU: links,
 //                                         CPU and NUMA affinity.
 //   4. nvidia-smi --query-gpu=pci.bus_id,addressing_mode --format=csv
-//                                         when the driver is 580 or newer (the
-//                                         field's first release) and a GPU reports
-//                                         memory of its own: ATS (GH200) or not.
-//   5. /sys/bus/pci/devices/*             NVIDIA display/3D controllers: NUMA node,
-//                                         PCI ids, and every GPU the tool does not
-//                                         list (missing or broken driver).
-//   6. /proc/driver/nvidia/gpus/*/information   when nvidia-smi gives no GPU: names.
+//                                         when a GPU reports memory of its own and
+//                                         the driver is 580 or newer or coherence
+//                                         is possible (aarch64/ppc64 host, GPU
+//                                         NUMA node, superchip PCI id): ATS or not.
+//   4b. nvidia-smi -q                     when -L listed MIG devices (their own
+//                                         memory) or the driver rejected step 4's
+//                                         field (its Addressing Mode line).
+//   3b. nvidia-smi nvlink -s              when topo -m gave no links and NVSwitch
+//                                         bridges are on the PCI bus (cuda_fabric).
+//   5. every GPU the kernel shows (nvidia_kernel_gpus): /sys/bus/pci/devices,
+//      /proc/driver/nvidia/gpus/* (numa_status always, information when
+//      nvidia-smi gives no GPU), /sys/class/drm, /dev/nvidia<N>: NUMA node, PCI
+//      ids, the GPU's memory as a NUMA node, and every GPU the tool does not list.
 //   7. CUDA_VISIBLE_DEVICES               hides what CUDA would not see.
 //   8. /proc/meminfo                      GPUs without memory of their own (GB10).
 //
@@ -42,6 +48,7 @@ std::vector<std::string> cuda_query_argv(const std::vector<std::string>& fields)
 std::vector<std::string> cuda_list_argv();             // nvidia-smi -L
 std::vector<std::string> cuda_topology_argv();         // nvidia-smi topo -m
 std::vector<std::string> cuda_addressing_mode_argv();  // the query of step 4
+std::vector<std::string> cuda_q_argv();                // nvidia-smi -q (step 4b)
 
 class CudaProbe : public Probe {
  public:

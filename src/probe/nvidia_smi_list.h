@@ -36,10 +36,10 @@ struct NvidiaSmiList {
 NvidiaSmiList parse_nvidia_smi_list(std::string_view text);
 
 // The memory a MIG profile's name promises, in bytes: "3g.40gb" -> 40 * 10^9,
-// "1g.10gb+me" -> 10 * 10^9, "1c.3g.40gb" -> 40 * 10^9. nvidia-smi names the
-// size in rounded-down GB; the real slice is a little larger (an H100 80GB's
-// 3g.40gb has 40448 MiB = 42.4 * 10^9 bytes), so this is a conservative floor.
-// nullopt when the name carries no "<n>gb".
+// "1g.10gb+me" -> 10 * 10^9, "1c.3g.40gb" -> 40 * 10^9. Only an estimate: the
+// real slice can be larger (an H100 80GB's 3g.40gb has 40448 MiB = 42.4 * 10^9
+// bytes) or smaller (an H200's 1g.18gb has 16384 MiB = 17.2 * 10^9); the probe
+// uses nvidia-smi -q's figure where it has one. nullopt without a "<n>gb".
 std::optional<std::uint64_t> mig_profile_memory_bytes(std::string_view profile);
 
 }  // namespace hwaccel

@@ -120,6 +120,38 @@ std::optional<Reason> pci_unreadable_reason(Host& host, std::uint16_t vendor,
                 std::move(detail)};
 }
 
+std::vector<PciDevice> pci_functions_without_vendor(Host& host) {
+  std::vector<PciDevice> devices;
+  auto names = host.list(kPciDevicesDir);
+  if (!names) return devices;
+  for (const auto& name : *names) {
+    const std::string dir = join_path(kPciDevicesDir, name);
+    if (auto vendor = host.read(dir + "/vendor"); vendor || vendor.error().code != ENOENT) continue;
+    auto class_code = read_hex(host, dir + "/class");
+    if (!class_code) continue;
+    PciDevice d;
+    d.address = to_lower(name);
+    d.class_code = *class_code;
+    if (auto uevent = host.read(dir + "/uevent")) {
+      for (auto line : split_lines(*uevent)) {
+        if (line.rfind("PCI_ID=", 0) != 0) continue;
+        auto ids = split(line.substr(7), ':');
+        if (ids.size() != 2) break;
+        auto vendor = parse_hex(ids[0]);
+        auto device = parse_hex(ids[1]);
+        if (vendor && device && *vendor <= 0xffff && *device <= 0xffff) {
+          d.vendor = std::uint16_t(*vendor);
+          d.device = std::uint16_t(*device);
+        }
+      }
+    }
+    d.driver = driver_name(host, dir);
+    if (auto numa = host.read(dir + "/numa_node")) d.numa_node = parse_sysfs_numa_node(*numa);
+    devices.push_back(std::move(d));
+  }
+  return devices;
+}
+
 std::vector<PciDevice> scan_pci_bus(Host& host) {
   return scan(host, std::nullopt);
 }

@@ -41,6 +41,12 @@ std::vector<PciDevice> scan_pci_bus(Host& host);
 // listed, else "": for a no-device detail that must not claim an empty bus.
 std::string pci_bus_unlisted_note(Host& host);
 
+// Functions whose folder has a readable `class` but no vendor file (a partial
+// copy of sysfs, e.g. some hwloc-gather trees): vendor 0, device from
+// `uevent`'s PCI_ID when it is there, else 0. A probe claims one only with other
+// evidence that it is its vendor's (its driver's own files).
+std::vector<PciDevice> pci_functions_without_vendor(Host& host);
+
 // Only those of one vendor (0x10de NVIDIA, 0x1002 AMD, ...).
 std::vector<PciDevice> pci_devices_of_vendor(Host& host, std::uint16_t vendor);
 

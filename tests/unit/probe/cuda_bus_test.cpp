@@ -218,11 +218,39 @@ TEST(CudaBus, MigInstancesAreEntriesOfTheirOwn) {
   EXPECT_EQ(mig.partition->profile, "3g.40gb");
   EXPECT_EQ(mig.partition->parent_physical_id, "pci:0000:20:00.0");
   EXPECT_EQ(mig.partition->parent_index, 1);
+  // No nvidia-smi -q answer: the name's GB, said to be an estimate.
   EXPECT_EQ(mig.memory.total_bytes, 40'000'000'000ull);
   EXPECT_FALSE(mig.memory.free_bytes);
-  EXPECT_EQ(mig.memory.source, "MIG profile name 3g.40gb (GB in the name, a floor)");
+  EXPECT_EQ(mig.memory.source.rfind("estimated from the profile name 3g.40gb", 0), 0u)
+      << mig.memory.source;
   EXPECT_EQ(result.entries[3].physical_id, "mig:0000:20:00.0/1");
   EXPECT_EQ(result.entries[3].index, 3);
+}
+
+// Two compute instances of one GPU instance are two CUDA devices but one memory.
+TEST(CudaBus, ComputeInstancesOfOneGpuInstanceShareItsMemory) {
+  testing::FakeHost host;
+  host.tools[kQuery] = exited(0, rows(1));
+  host.tools[cuda_list_argv()] = exited(0,
+                                        "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0aaa)\n"
+                                        "  MIG 1c.3g.40gb  Device  0: (UUID: MIG-0bbb)\n"
+                                        "  MIG 1c.3g.40gb  Device  1: (UUID: MIG-1bbb)\n");
+  std::string q = "GPU 00000000:10:00.0\n    Addressing Mode : None\n";
+  for (int device = 0; device < 2; ++device)
+    q += "    MIG Device\n        Index : " + std::to_string(device) +
+         "\n        GPU Instance ID : 1\n        Compute Instance ID : " + std::to_string(device) +
+         "\n        Shared FB Memory Usage\n            Total : 40448 MiB\n"
+         "            Used : 26 MiB\n            Free : 40423 MiB\n";
+  host.tools[cuda_q_argv()] = exited(0, q);
+  auto result = CudaProbe().run(host);
+  ASSERT_EQ(result.entries.size(), 3u);
+  EXPECT_EQ(result.entries[1].memory.total_bytes, 40448 * kMiB);
+  EXPECT_EQ(result.entries[1].memory.free_bytes, 40423 * kMiB);
+  EXPECT_FALSE(result.entries[2].memory.total_bytes);  // never twice the same 40 GiB
+  EXPECT_NE(result.entries[2].memory.source.find("shares GPU instance 1's memory with " +
+                                                 result.entries[1].physical_id),
+            std::string::npos)
+      << result.entries[2].memory.source;
 }
 
 TEST(CudaBus, AtsKeepsTheHbmAndSaysSo) {
@@ -240,14 +268,73 @@ TEST(CudaBus, AtsKeepsTheHbmAndSaysSo) {
   EXPECT_EQ(gpu.memory.kind, MemoryKind::discrete);
   EXPECT_EQ(gpu.memory.total_bytes, 97871 * kMiB);
   EXPECT_EQ(gpu.memory.source,
-            "nvidia-smi (the GPU's own memory); addressing mode ATS: host memory is also "
-            "reachable");
-  // A driver before 580 is not asked (the field does not exist there).
+            "nvidia-smi (the GPU's own memory); addressing mode ATS (from the addressing_mode "
+            "query): host memory is also reachable");
+  // A driver before 580 on an x86 host behind PCIe is not asked: ATS cannot be.
   testing::FakeHost old;
   old.tools[kQuery] = exited(0, rows(1, "575.57.08"));
   old.tools[cuda_list_argv()] = exited(0, "");
   (void)CudaProbe().run(old);
   EXPECT_EQ(old.runs.size(), 2u);
+}
+
+// A GH200 on driver 550.127.05: the query field does not exist yet; -q says ATS.
+TEST(CudaBus, AtsOnADriverBeforeTheQueryFieldComesFromDashQ) {
+  testing::FakeHost host;
+  host.host_facts.arch = "aarch64";
+  host.tools[kQuery] = exited(
+      0, std::string(kHeader) +
+             "0, GPU-0aaa, 00000009:01:00.0, NVIDIA GH200 480GB, 97871 MiB, 0 MiB, 97300 MiB, "
+             "9.0, 550.127.05\n");
+  host.tools[cuda_list_argv()] = exited(0, "GPU 0: NVIDIA GH200 480GB (UUID: GPU-0aaa)\n");
+  host.tools[cuda_addressing_mode_argv()] =
+      exited(2, "Field \"addressing_mode\" is not a valid field to query.\n\n");
+  host.tools[cuda_q_argv()] =
+      exited(0,
+             "\n==============NVSMI LOG==============\n\nDriver Version : 550.127.05\n"
+             "GPU 00000009:01:00.0\n    Product Name : NVIDIA GH200 480GB\n"
+             "    Addressing Mode : ATS\n    MIG Mode\n        Current : Disabled\n");
+  auto result = CudaProbe().run(host);
+  ASSERT_EQ(result.entries.size(), 1u);
+  EXPECT_TRUE(result.warnings.empty()) << result.warnings.front().message;
+  EXPECT_EQ(result.entries[0].memory.source,
+            "nvidia-smi (the GPU's own memory); addressing mode ATS (from nvidia-smi -q's "
+            "Addressing Mode): host memory is also reachable");
+
+  // -q failing too: the PCI id still says superchip, and the entry says that decided.
+  host.tools[cuda_q_argv()] = exited(6, "");
+  host.files["/sys/bus/pci/devices/0009:01:00.0/vendor"] = "0x10de\n";
+  host.files["/sys/bus/pci/devices/0009:01:00.0/device"] = "0x2342\n";
+  host.files["/sys/bus/pci/devices/0009:01:00.0/class"] = "0x030200\n";
+  result = CudaProbe().run(host);
+  ASSERT_EQ(result.entries.size(), 1u);
+  EXPECT_NE(
+      result.entries[0].memory.source.find("ATS (from PCI id 10de:2342, a Grace superchip's GPU)"),
+      std::string::npos)
+      << result.entries[0].memory.source;
+}
+
+// An HGX A100 whose topo -m failed: its NVSwitch bridges (10de:1af1) on the bus
+// and nvlink -s still say every GPU pair is NVLink, 12 links each.
+TEST(CudaBus, NvswitchBridgesGiveTheFabricWithoutTopo) {
+  BusHost host;
+  host.tools[kQuery] = exited(0, rows(2));
+  host.tools[cuda_list_argv()] = exited(0, "");
+  host.tools[cuda_topology_argv()] = exited(1, "Failed to run topology\n");
+  for (const char* sw : {"0000:c0:00.0", "0000:c1:00.0"}) host.pci(sw, "0x1af1", "0x068000");
+  std::string nvlink;
+  for (int gpu = 0; gpu < 2; ++gpu) {
+    nvlink += "GPU " + std::to_string(gpu) + ": NVIDIA A100-SXM4-80GB (UUID: GPU-x)\n";
+    for (int link = 0; link < 12; ++link)
+      nvlink += "\t Link " + std::to_string(link) + ": 25 GB/s\n";
+  }
+  host.tools[{"nvidia-smi", "nvlink", "-s"}] = exited(0, nvlink);
+  auto result = CudaProbe().run(host);
+  ASSERT_EQ(result.links.size(), 1u);
+  EXPECT_EQ(result.links[0].kind, "nvlink");
+  EXPECT_EQ(result.links[0].lanes, 12);
+  EXPECT_EQ(result.links[0].source,
+            "file:/sys/bus/pci/devices (2 NVSwitch bridges, 10de:1af1); tool:nvidia-smi nvlink -s");
 }
 
 struct Visible {

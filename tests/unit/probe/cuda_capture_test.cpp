@@ -3,6 +3,8 @@
 // finds the right GPUs, names, memory, bus ids and MIG instances.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "src/probe/cuda_probe.h"
 #include "src/probe/nvidia_smi_list.h"
 #include "src/probe/nvidia_smi_topo.h"
@@ -17,10 +19,13 @@ struct Capture {
   std::string file, name, bus_id, cpu_affinity;
   std::uint64_t total_mib, free_mib;
   std::vector<std::string> mig_profiles;
+  std::vector<std::uint64_t> mig_total_mib, mig_free_mib;  // -q's Shared FB Memory Usage
 };
 
 // Test names and logs show the GPU, not the struct's bytes.
-void PrintTo(const Capture& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Capture& c, std::ostream* os) {
+  *os << c.name;
+}
 
 const Capture kCaptures[] = {
     {"nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt",
@@ -29,13 +34,17 @@ const Capture kCaptures[] = {
      "0-19",
      81559,
      81022,
-     {"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"}},
+     {"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"},
+     {40448, 20096, 9984, 9984},
+     {40423, 20080, 9976, 9976}},
     {"nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt",
      "NVIDIA H200",
      "0000:83:00.0",
      "0-23",
      143771,
      143158,
+     {},
+     {},
      {}},
     {"nvidia-smi__linux-x86_64__nvidia-l40s__595.80.txt",
      "NVIDIA L40S",
@@ -43,6 +52,8 @@ const Capture kCaptures[] = {
      "0-7",
      46068,
      45460,
+     {},
+     {},
      {}},
     {"nvidia-smi__linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.txt",
      "NVIDIA GeForce RTX 4080 SUPER",
@@ -50,11 +61,13 @@ const Capture kCaptures[] = {
      "0-15",
      16376,
      15348,
+     {},
+     {},
      {}},
 };
 
 struct Sections {
-  std::string query, list, topo;
+  std::string query, list, topo, q;
 };
 
 std::optional<Sections> sections(const std::string& file) {
@@ -63,8 +76,9 @@ std::optional<Sections> sections(const std::string& file) {
   auto query = testing::capture_section(*text, "nvidia-smi --query-gpu=");
   auto list = testing::capture_section(*text, "nvidia-smi -L");
   auto topo = testing::capture_section(*text, "nvidia-smi topo -m");
-  if (!query || !list || !topo) return std::nullopt;
-  return Sections{*query, *list, *topo};
+  auto q = testing::capture_section(*text, "nvidia-smi -q");  // the idle one: first
+  if (!query || !list || !topo || !q) return std::nullopt;
+  return Sections{*query, *list, *topo, *q};
 }
 
 ToolRun ok(std::string out) {
@@ -83,6 +97,7 @@ TEST_P(CudaRealCapture, ProbeFindsTheGpuAndItsMigInstances) {
   host.tools[cuda_query_argv(cuda_query_fields())] = ok(s->query);
   host.tools[cuda_list_argv()] = ok(s->list);
   host.tools[cuda_addressing_mode_argv()] = ok(s->query);  // has pci.bus_id, addressing_mode
+  host.tools[cuda_q_argv()] = ok(s->q);
   auto result = CudaProbe().run(host);
 
   EXPECT_TRUE(result.backend.ready);
@@ -107,7 +122,14 @@ TEST_P(CudaRealCapture, ProbeFindsTheGpuAndItsMigInstances) {
     EXPECT_EQ(mig.partition->parent_index, 0);
     EXPECT_EQ(mig.uuid.rfind("MIG-", 0), 0u);
     EXPECT_EQ(mig.status, EntryStatus::ready);
+    // The real sizes, not the names' GB: 3g.40gb is 40448 MiB, 1g.10gb 9984 MiB.
+    EXPECT_EQ(mig.memory.total_bytes, c.mig_total_mib[i] * kMiB) << mig.memory.source;
+    EXPECT_EQ(mig.memory.free_bytes, c.mig_free_mib[i] * kMiB);
+    EXPECT_EQ(mig.memory.source.rfind("nvidia-smi -q", 0), 0u) << mig.memory.source;
   }
+  // -q is asked only where -L shows MIG devices (or the driver lacks addressing_mode).
+  EXPECT_EQ(std::count(host.runs.begin(), host.runs.end(), cuda_q_argv()),
+            c.mig_profiles.empty() ? 0 : 1);
 }
 
 TEST_P(CudaRealCapture, TopologySectionParses) {

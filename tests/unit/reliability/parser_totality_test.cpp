@@ -12,10 +12,14 @@
 #include "src/probe/amdgpu_sysfs.h"
 #include "src/probe/apple_silicon.h"
 #include "src/probe/apple_system_profiler.h"
+#include "src/probe/gpu_numa_memory.h"
 #include "src/probe/nvidia_gpu_information.h"
+#include "src/probe/nvidia_kernel_gpus.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
 #include "src/probe/nvidia_smi_list.h"
+#include "src/probe/nvidia_smi_nvlink.h"
+#include "src/probe/nvidia_smi_q.h"
 #include "src/probe/nvidia_smi_topo.h"
 #include "src/probe/nvidia_visible_devices.h"
 #include "src/probe/pci_bus.h"
@@ -89,6 +93,10 @@ TEST(ParserTotality, EveryParserAnswersHostileText) {
       (void)mig_profile_memory_bytes(text);
       (void)parse_nvidia_smi_topo(text);
       (void)parse_nvidia_gpu_information(text);
+      (void)parse_nvidia_numa_status(text);
+      (void)parse_nvidia_smi_q(text);
+      (void)parse_nvidia_smi_nvlink(text);
+      (void)parse_node_meminfo(text);
       (void)parse_cuda_visible_devices(text);
       (void)parse_sysfs_bytes(text);
       (void)parse_drm_device_uevent(text);
