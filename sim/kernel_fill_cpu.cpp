@@ -48,9 +48,9 @@ long long meminfo_kb(const std::optional<std::string>& text, std::string_view ke
   return 0;
 }
 
+// cacheinfo's size_show: always kilobytes, "%uK".
 std::string size_k(long long kb) {
-  return kb % 1024 == 0 && kb >= 1024 * 64 ? std::to_string(kb / 1024) + "M"
-                                           : std::to_string(kb) + "K";
+  return std::to_string(kb) + "K";
 }
 
 }  // namespace

@@ -45,5 +45,7 @@ std::string cpu_mask(const std::vector<int>& cpus, int nr_cpus);
 
 void fill_proc_identity(Filler& f);
 void fill_cpu_topology(Filler& f);
+void fill_pci(Filler& f, const CpuModel& m);
+void fill_dmi(Filler& f);
 
 }  // namespace hwaccel::sim
