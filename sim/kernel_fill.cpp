@@ -73,6 +73,11 @@ void fill_proc_identity(Filler& f) {
            "facts.kernel (builder, compiler and build not recorded)");
     f.file("/proc/sys/kernel/ostype", "Linux\n", "facts.os");
   }
+  // lspci falls back to procfs where /sys has no PCI bus: this machine's would show.
+  if (!f.recorded("/proc/bus/pci")) {
+    f.s.files.emplace("/proc/bus/pci", FileEntry::of_absent());
+    f.filled["/proc/bus/pci"] = "absent: the host's PCI devices are the ones in /sys";
+  }
   f.file("/proc/1/cgroup", "0::/\n", "no container recorded: PID 1 in cgroup v2's root");
 }
 

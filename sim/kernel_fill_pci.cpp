@@ -129,6 +129,12 @@ void fill_pci(Filler& f, const CpuModel& m) {
         by_driver[name].push_back(bdf);
       }
     }
+    // Every kernel device has these; a snapshot may hold only what a probe read
+    // (the vendor): lspci gives up on the whole bus when one is missing.
+    if (f.read(d + "vendor")) {
+      f.file(d + "device", "0x0000\n", "not recorded (the snapshot has only the vendor)");
+      f.file(d + "class", "0x000000\n", "not recorded");
+    }
     long long vendor = hex_value(f.read(d + "vendor")), device = hex_value(f.read(d + "device"));
     long long cls = hex_value(f.read(d + "class")), rev = hex_value(f.read(d + "revision"));
     long long sv = hex_value(f.read(d + "subsystem_vendor")),
@@ -141,18 +147,20 @@ void fill_pci(Filler& f, const CpuModel& m) {
            from + (rev < 0 ? " (revision not recorded: 0)" : ""));
     long long node = -1;
     if (auto n = f.read(d + "numa_node")) {
-      node = std::atoll(n->c_str());
+      // Bounded: a hostile number is no node.
+      long long v = -1;
+      auto [end, ec] = std::from_chars(n->data(), n->data() + n->size(), v);
+      node = ec == std::errc() && v >= 0 && v < 4096 ? v : -1;
     } else {
       f.file(d + "numa_node", "-1\n", "not recorded: no NUMA affinity");
     }
-    const auto& cpus = node >= 0 && node_cpus.count(static_cast<int>(node))
-                           ? node_cpus[static_cast<int>(node)]
-                           : [&]() -> const std::vector<int>& {
-      static thread_local std::vector<int> all;
-      all.clear();
-      for (std::size_t i = 0; i < m.cpus.size(); ++i) all.push_back(static_cast<int>(i));
-      return all;
-    }();
+    // The node's CPUs (none for a node without CPUs, as the kernel shows it); every
+    // CPU where the device has no node.
+    std::vector<int> cpus;
+    if (node >= 0)
+      cpus = node_cpus[static_cast<int>(node)];
+    else
+      for (std::size_t i = 0; i < m.cpus.size(); ++i) cpus.push_back(static_cast<int>(i));
     if (!m.cpus.empty()) {
       const std::string why =
           node >= 0 ? "the CPUs of the device's NUMA node" : "no NUMA node: every CPU";
