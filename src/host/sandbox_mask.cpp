@@ -231,8 +231,16 @@ void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
                  std::vector<std::string>& covered) {
   std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_dir;
   std::set<std::string> root_hide, root_show;
+  struct stat shell {};
+  const bool have_shell = ::stat("/bin/sh", &shell) == 0;
   for (const auto& path : spec.hide) {
     if (!exists_here(path)) continue;  // already absent
+    struct stat st {};
+    if (have_shell && ::stat(path.c_str(), &st) == 0 && st.st_dev == shell.st_dev &&
+        st.st_ino == shell.st_ino) {
+      uncovered.push_back(path + " (hidden): it is the shell the shims run (/bin/sh): not hidden");
+      continue;
+    }
     // /bin/x and /usr/bin/x are one file where /bin links to usr/bin: one folder.
     char real[PATH_MAX];
     std::string dir = parent_dir(path);
