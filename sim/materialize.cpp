@@ -4,6 +4,7 @@
 #include <set>
 #include <string_view>
 
+#include "sim/kernel_fill.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
 #include "src/host/path.h"
@@ -52,14 +53,9 @@ class Planner {
     }
   }
 
-  // The CPU count is a fact, not a file, in a snapshot; but programs (glibc's
-  // sysconf(_SC_NPROCESSORS_ONLN) among them) read it from this file, so the tree has it.
-  void online_cpus() {
-    const std::string path = "/sys/devices/system/cpu/online";
-    if (s_.facts.cpus <= 0 || s_.files.count(path) || taken(path)) return;
-    std::string list = s_.facts.cpus == 1 ? "0\n" : "0-" + std::to_string(s_.facts.cpus - 1) + "\n";
-    put({PlannedEntry::Kind::file, path, list, "", 0644});
-    special(path, "derived from facts.cpus (not recorded)");
+  // What the snapshot implies but does not hold (sim/kernel_fill.h): listed.
+  void filled(const FilledPaths& paths) {
+    for (const auto& [path, from] : paths) special(path, "filled: derived from " + from);
   }
 
   void shims(const std::string& root) {
@@ -105,7 +101,7 @@ class Planner {
       }
       if (mode == 0) continue;
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
-           shim_script(name, runs, "../tools", sleep_), "", mode});
+           shim_script(name, runs, "../tools", sleep_, is_system_utility(name)), "", mode});
     }
     std::vector<std::string> dropped;
     const auto env = run_environment(s_, root + kShimDir, &dropped);
@@ -353,11 +349,13 @@ TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
   // Nothing is planned for a snapshot that cannot be materialized (plan.error).
   plan.error = check_tool_names(snapshot);
   if (!plan.error.empty()) return plan;
-  Planner planner(snapshot, plan, shim_missing, sleep_program);
+  FilledPaths filled;
+  const Snapshot host = with_implied(snapshot, &filled);
+  Planner planner(host, plan, shim_missing, sleep_program);
   // The three trees `hwsim run` mounts exist even when the snapshot has nothing there.
   for (const char* top : {"/sys", "/proc", "/dev"}) planner.dir(top);
   planner.files();
-  planner.online_cpus();
+  planner.filled(filled);
   planner.shims(root);
   return plan;
 }

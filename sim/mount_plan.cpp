@@ -28,7 +28,8 @@ MountPlan plan_mounts(const Snapshot& snapshot) {
     if (!parts.empty() && parts[0] != "proc" && parts[0] != "sys" && parts[0] != "dev")
       plan.not_presented.push_back(path);
     if (parts.size() < 2 || parts[0] != "proc") continue;
-    if (per_process(parts)) {
+    // PID 1's cgroup is not the reader's: container checks read it, so it is the host's.
+    if (per_process(parts) && path != "/proc/1/cgroup") {
       plan.proc_skipped.push_back(path + ": a per-process path (it names the reader)");
       continue;
     }

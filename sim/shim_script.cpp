@@ -1,5 +1,7 @@
 #include "sim/shim_script.h"
 
+#include <set>
+
 namespace hwaccel::sim {
 namespace {
 
@@ -64,8 +66,20 @@ std::string sleep_seconds(std::int64_t ms) {
   return std::to_string(ms / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
 }
 
+bool is_system_utility(std::string_view name) {
+  // clang-format off
+  static const std::set<std::string_view> names = {
+      "test", "[", "true", "false", "cat", "ls", "stat", "readlink", "realpath", "head", "tail",
+      "grep", "sed", "awk", "cut", "sort", "wc", "tr", "id", "env", "printf", "echo", "sleep",
+      "find", "basename", "dirname", "uname", "nproc", "getconf", "lscpu", "lspci", "lsblk",
+      "lsmem", "lsmod", "free", "numactl", "lstopo", "lstopo-no-graphics", "hwloc-ls", "udevadm"};
+  // clang-format on
+  return names.count(name) > 0;
+}
+
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
-                        const std::string& data_dir, const std::string& sleep_program) {
+                        const std::string& data_dir, const std::string& sleep_program,
+                        bool fall_through) {
   std::size_t answerable = 0;
   for (const ShimRun& r : runs) answerable += shim_answerable(r.tool->argv) ? 1 : 0;
   // No snapshot text in comments: a comment ends at a newline, and names hold any byte.
@@ -90,6 +104,16 @@ std::string shim_script(const std::string& name, const std::vector<ShimRun>& run
       s += " && [ \"$" + (i < 10 ? std::to_string(i) : "{" + std::to_string(i) + "}") +
            "\" = " + shim_quote(argv[i]) + " ]";
     s += "; then\n" + answer(name, r, sleep_program) + "fi\n";
+  }
+  if (fall_through) {
+    // Anything else is the real utility's: the next one of that name on PATH
+    // (never this shim again, however PATH names its folder).
+    s += "p=$PATH\n";
+    s += "while [ -n \"$p\" ]; do\n  d=${p%%:*}\n  case $p in *:*) p=${p#*:} ;; *) p= ;; esac\n";
+    s += "  f=\"${d:-.}\"/" + shim_quote(name) + "\n";
+    s += "  if [ -f \"$f\" ] && [ -x \"$f\" ] && ! [ \"$f\" -ef \"$0\" ]; then exec \"$f\" \"$@\"; "
+         "fi\n";
+    s += "done\n";
   }
   // Anything else: say which argv was asked for, quoted so that it can be pasted.
   s += "printf 'hwsim shim: no recorded run: %s' " + shim_quote(name) + " >&2\n";

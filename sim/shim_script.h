@@ -35,8 +35,17 @@ struct ShimRun {
 // `SLEEP SECONDS` (23 ms -> 0.023). A recorded hang hangs as it does without.
 // A run whose argv holds a NUL byte gets no answer (no program can pass one:
 // see shim_answerable); the planner reports it.
+// `fall_through` (system utilities, see is_system_utility): an argv the snapshot did
+// not record runs the next program of that name on PATH instead of failing, so
+// that a shim for `test` does not shadow this machine's /usr/bin/test.
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
-                        const std::string& data_dir, const std::string& sleep_program = "");
+                        const std::string& data_dir, const std::string& sleep_program = "",
+                        bool fall_through = false);
+
+// Programs that answer from files (which `hwsim run` presents) or from nothing of
+// the host at all (test, cat, ls, lspci, lscpu, numactl ...), as opposed to a
+// vendor tool, whose real copy here would describe this machine's devices.
+bool is_system_utility(std::string_view name);
 
 // Whether a recorded argv can reach a shim at all: a program's argument words end
 // at a NUL byte, so a word holding one can never be passed.

@@ -6,6 +6,8 @@
 #include <set>
 
 #include "cli/common/exit_codes.h"
+#include "sim/dev_nodes.h"
+#include "sim/kernel_fill.h"
 #include "sim/materialize.h"
 #include "sim/mount_plan.h"
 #include "sim/tool_spec.h"
@@ -50,25 +52,80 @@ std::set<std::string> real_tools_to_hide(const Snapshot& s, const std::string& p
   for (const auto& name : sim::tools_recorded_missing(s)) {
     if (auto real = find_executable(name, path)) {
       std::cerr << "hwsim run: " << name << " is recorded as not found; this machine has " << *real
-                << ": a shim answers in its place (exit 127, \"" << name << ": not found\")\n";
+                << ": hidden (without a namespace: a shim answers in its place, exit 127, \""
+                << name << ": not found\")\n";
       hide.insert(name);
     }
   }
   return hide;
 }
 
-// Files the probes look at outside /sys, the recorded /proc files and /dev that the
-// snapshot does not record: what this machine has there shows through. Said by path.
-void say_unrecorded_leaks(const Snapshot& s) {
-  LiveHost live;
-  for (const char* path : {"/.dockerenv", "/run/.containerenv", "/proc/1/cgroup",
-                           "/var/run/secrets/kubernetes.io/serviceaccount"}) {
-    if (s.files.count(path)) continue;
-    if (live.stat(path))
-      std::cerr << "hwsim run: not covered: " << path
-                << " is not in the snapshot and exists on this machine: the command sees "
-                   "this machine's\n";
+// This machine's files that say what kind of machine it is (a container's
+// markers): the snapshot's where it records them, else hidden (sandbox_mask.h).
+MaskSpec container_markers(const Snapshot& s) {
+  MaskSpec masks;
+  for (const char* path :
+       {"/.dockerenv", "/run/.containerenv", "/var/run/secrets/kubernetes.io/serviceaccount"}) {
+    auto it = s.files.find(path);
+    bool present = it != s.files.end() && (it->second.kind == FileEntry::Kind::content ||
+                                           it->second.kind == FileEntry::Kind::dir);
+    (present ? masks.show : masks.hide).push_back(path);
   }
+  return masks;
+}
+
+// Each folder of `search` (a PATH) that holds an executable `name`.
+std::vector<std::string> all_on_path(const std::string& name, const std::string& search) {
+  std::vector<std::string> found;
+  std::size_t at = 0;
+  while (at <= search.size()) {
+    auto colon = search.find(':', at);
+    std::string dir =
+        search.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+    if (!dir.empty() && dir[0] == '/')
+      if (auto real = find_executable(name, dir)) found.push_back(*real);
+    if (colon == std::string::npos) break;
+    at = colon + 1;
+  }
+  return found;
+}
+
+// The snapshot's character devices in /dev, with the numbers their drivers give them.
+std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
+  std::vector<DevNode> nodes;
+  for (auto it = s.files.lower_bound("/dev/"); it != s.files.end(); ++it) {
+    if (it->first.compare(0, 5, "/dev/") != 0) break;
+    if (it->second.kind != FileEntry::Kind::node || it->second.node_type != FileKind::char_device)
+      continue;
+    std::string real = sim::resolve_through_links(s, it->first);
+    if (real.compare(0, 5, "/dev/") != 0) continue;
+    if (auto n = sim::device_number(real)) {
+      nodes.push_back({real, n->major, n->minor, n->mode});
+      if (verbose && n->dynamic)
+        std::cerr << "hwsim run: note: " << sim::display_quote(real) << ": character device "
+                  << n->major << ":" << n->minor
+                  << " (the driver's major is dynamic: a typical one)\n";
+    } else {
+      std::cerr << "hwsim run: not covered: " << sim::display_quote(real)
+                << ": no known device number for this name (an empty plain file)\n";
+    }
+  }
+  return nodes;
+}
+
+// What a namespace cannot change, said where it differs from the host.
+void say_limits(const Snapshot& s) {
+  LiveHost live;
+  const Facts& here = live.facts();
+  if (!s.facts.kernel.empty() && (here.kernel != s.facts.kernel || here.arch != s.facts.arch))
+    std::cerr << "hwsim run: limits: uname(2) gives this machine's kernel and arch (" << here.kernel
+              << " " << here.arch << "; the host's: " << sim::display_quote(s.facts.kernel) << " "
+              << sim::display_quote(s.facts.arch)
+              << "); /proc/sys/kernel/osrelease and /proc/version are the host's\n";
+  if (s.facts.cpus > 0 && here.cpus != s.facts.cpus)
+    std::cerr << "hwsim run: limits: nproc and sched_getaffinity(2) give this machine's "
+              << here.cpus << " CPUs (the host's: " << s.facts.cpus
+              << "); /sys/devices/system/cpu and /proc/cpuinfo are the host's\n";
 }
 // --latency: the shims wait with this machine's `sleep` (by absolute path: the
 // snapshot's PATH need not lead to it). "" and a message when there is none.
@@ -169,7 +226,10 @@ int RunCommand::run() const {
   const auto real_path = shim_env.at("PATH").substr(1);  // without the (empty) shim folder
   const auto hide = real_tools_to_hide(*snapshot, real_path);
   TreePlan plan = sim::plan_materialize(*snapshot, root, hide, sleep);
-  if (auto why = write_tree(plan, root); !why.empty()) {
+  // Kept trees are written here, on disk; the others by the command's process in
+  // its namespace, to a tmpfs (sandbox_runner.h).
+  const bool write_here = args->keep || args->no_namespace || !plan.error.empty();
+  if (auto why = write_here ? write_tree(plan, root) : ""; !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);
     return kExitCannotWrite;
@@ -177,9 +237,10 @@ int RunCommand::run() const {
   for (const auto& left : plan.warnings) std::cerr << "hwsim run: left out: " << left << "\n";
   if (args->verbose)
     for (const auto& note : plan.notes) std::cerr << "hwsim run: note: " << note << "\n";
-  sim::MountPlan mounts = sim::plan_mounts(*snapshot);
+  sim::MountPlan mounts = sim::plan_mounts(sim::with_implied(*snapshot));
   SandboxSpec spec;
   spec.tree = root;
+  if (!write_here) spec.plan = &plan;
   spec.argv = args->command;
   spec.env = sim::run_environment(*snapshot, root + sim::kShimDir);
   spec.env["HWSIM_ROOT"] = root;
@@ -195,7 +256,10 @@ int RunCommand::run() const {
   for (const auto& path : mounts.not_presented)
     std::cerr << "hwsim run: not presented: " << sim::display_quote(path)
               << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";
-  say_unrecorded_leaks(*snapshot);
+  spec.masks = container_markers(*snapshot);
+  spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
+  for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
+  if (!args->no_namespace) say_limits(*snapshot);
 
   SandboxResult result = run_in_sandbox(spec);
   if (args->keep)

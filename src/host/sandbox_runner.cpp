@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "src/host/path.h"
@@ -80,7 +81,9 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
 }
 
 // /dev of the simulated host, plus what any program needs to run at all.
-void cover_dev(int tree, std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::string>& uncovered,
+               std::vector<std::string>& covered) {
+  make_dev_nodes(tree, nodes, uncovered, covered);
   std::string why;
   Fd dev = open_in_tree(tree, "/dev", Walk::make_dirs, why);
   if (!dev.ok()) {
@@ -247,12 +250,38 @@ void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& un
   }
 }
 
+// A tool recorded as not found whose every real copy is now hidden needs no
+// stand-in shim: without it a PATH search fails with ENOENT, as on the host.
+void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
+  std::string why;
+  Fd bin = open_in_tree(tree, spec.shim_dir, Walk::open, why);
+  if (!bin.ok()) return;
+  for (const auto& [name, paths] : spec.hidden_tools) {
+    if (std::any_of(paths.begin(), paths.end(), [](const std::string& p) { return exists(p); }))
+      continue;
+    ::unlinkat(bin.get(), name.c_str(), 0);
+  }
+}
+
 [[noreturn]] void child(const SandboxSpec& spec) {
   std::vector<std::string> uncovered, covered;
+  char cwd_buf[4096];
+  const std::string cwd = ::getcwd(cwd_buf, sizeof cwd_buf) ? cwd_buf : "/";
   bool uts = false;
   std::string why = spec.use_namespace ? enter_namespace(uts) : "--no-namespace was given";
   if (why.empty() && ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     why = std::string("making / private: ") + std::strerror(errno);
+  if (spec.plan) {
+    // In memory when we have a namespace: the tree of a big host is thousands of
+    // files, and a disk makes each one cost.
+    if (why.empty() &&
+        ::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0)
+      say(std::string("the tree goes to disk: mount tmpfs: ") + std::strerror(errno));
+    if (auto failed = write_tree(*spec.plan, spec.tree); !failed.empty()) {
+      say("error: " + failed);
+      ::_exit(125);
+    }
+  }
   // The tree is walked from this descriptor only, never by path (src/host/tree_fd.h).
   Fd tree(why.empty() ? ::open(spec.tree.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                       : -1);
@@ -263,12 +292,17 @@ void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& un
       covered.push_back("/sys");
     else
       uncovered.push_back("/sys: " + bind_why);
-    cover_dev(tree.get(), uncovered, covered);
+    cover_dev(tree.get(), spec.dev_nodes, uncovered, covered);
     cover_proc(spec, tree.get(), uncovered, covered);
     cover_tools(spec, tree.get(), uncovered, covered);
     if (uts && !spec.hostname.empty() &&
         ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0)
       uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)));
+    MaskSpec masks = spec.masks;
+    for (const auto& [name, paths] : spec.hidden_tools)
+      masks.hide.insert(masks.hide.end(), paths.begin(), paths.end());
+    apply_masks(tree.get(), spec.tree, masks, cwd, uncovered, covered);
+    hide_stand_in_shims(spec, tree.get());
   } else {
     say("no private mount namespace (" + why + "); the command sees this machine's files at:");
     uncovered.push_back("/sys (the simulated one is at " + spec.tree + "/sys)");
@@ -277,6 +311,12 @@ void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& un
     for (const auto& p : spec.proc_absent) uncovered.push_back(p + " (absent in the snapshot)");
     for (const auto& p : spec.tool_paths) uncovered.push_back(p + " (tool shim)");
     if (!spec.hostname.empty()) uncovered.push_back("hostname (this machine's)");
+    for (const auto& p : spec.masks.hide)
+      if (exists(p))
+        uncovered.push_back(p +
+                            " is not in the snapshot and exists on this machine: the command sees "
+                            "this machine's");
+    for (const auto& p : spec.masks.show) uncovered.push_back(p + " (the snapshot's is not shown)");
   }
   for (const auto& u : uncovered) say("not covered: " + u);
   if (spec.verbose)

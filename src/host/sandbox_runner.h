@@ -14,10 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "src/host/sandbox_mask.h"
+#include "src/host/tree_writer.h"
+
 namespace hwaccel {
 
 struct SandboxSpec {
   std::string tree;  // the materialized host (absolute)
+  // Non-null: the child writes this plan to `tree` itself, into a private tmpfs
+  // mounted there in its namespace (nothing reaches the disk, and it is gone with
+  // the namespace); on disk where no namespace can be had. Null: already written.
+  const TreePlan* plan = nullptr;
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // the whole environment of the command
   std::string hostname;                    // "" keeps the real one
@@ -25,8 +32,15 @@ struct SandboxSpec {
   std::vector<std::string> proc_absent;
   std::vector<std::string> tool_paths;       // shims at absolute paths elsewhere (/opt/...)
   std::string shim_paths = "/.hwsim/paths";  // where in the tree those shims are (only they)
-  bool use_namespace = true;                 // false: run without one (reports what is not covered)
-  bool verbose = false;                      // also say what was covered
+  std::string shim_dir = "/.hwsim/bin";      // the tree's shims run by name
+  std::vector<DevNode> dev_nodes;            // tree placeholders made character devices
+  MaskSpec masks;  // this machine's paths hidden or shown (sandbox_mask.h)
+  // Tools recorded as not found that this machine has: name -> its real paths. Where
+  // all of them are hidden, the tree's stand-in shim (exit 127) is removed too, so a
+  // PATH search fails with ENOENT as it did on the host.
+  std::map<std::string, std::vector<std::string>> hidden_tools;
+  bool use_namespace = true;  // false: run without one (reports what is not covered)
+  bool verbose = false;       // also say what was covered
 };
 
 struct SandboxResult {

@@ -1,0 +1,51 @@
+// Internal to sim/kernel_fill*.cpp: the filler and the parts of the kernel's
+// tree it fills (sim/kernel_fill.h says what and why).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/kernel_fill.h"
+
+namespace hwaccel::sim {
+
+struct Filler {
+  Snapshot& s;
+  FilledPaths& filled;
+  Filler(Snapshot& snapshot, FilledPaths& f) : s(snapshot), filled(f) {}
+  // Adds the file unless the snapshot says what is at `path` (or above it).
+  void file(const std::string& path, std::string bytes, const std::string& from);
+  void link(const std::string& path, std::string target, const std::string& from);
+  bool recorded(const std::string& path) const;
+  std::optional<std::string> read(const std::string& path) const;
+};
+
+// One logical CPU as the kernel numbers it.
+struct CpuPlace {
+  int socket = 0, core = 0, thread = 0;
+  int node = 0;
+};
+
+// The machine's CPUs, sockets and NUMA nodes as the snapshot implies them
+// (cpuinfo's physical id / core id where recorded; else one socket, no SMT).
+struct CpuModel {
+  std::vector<CpuPlace> cpus;
+  int sockets = 1, nodes = 1, threads_per_core = 1;
+  long long mem_kb = 0;   // /proc/meminfo MemTotal
+  long long free_kb = 0;  // MemFree
+  long long l3_kb = 0;    // cpuinfo "cache size" (x86: the socket's last level)
+  std::string source;     // what the numbers come from
+};
+CpuModel cpu_model(const Filler& f);
+
+// "0-3,8-11" and the kernel's comma-grouped hex mask for a set of CPUs.
+std::string cpu_list(const std::vector<int>& cpus);
+std::string cpu_mask(const std::vector<int>& cpus, int nr_cpus);
+
+void fill_proc_identity(Filler& f);
+void fill_cpu_topology(Filler& f);
+void fill_pci(Filler& f, const CpuModel& m);
+void fill_dmi(Filler& f);
+
+}  // namespace hwaccel::sim

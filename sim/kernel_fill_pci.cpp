@@ -1,0 +1,195 @@
+// PCI as the kernel lays it out (Documentation/ABI/testing/sysfs-bus-pci,
+// drivers/pci/pci-sysfs.c): each device a folder below its root bus in
+// /sys/devices/pciDDDD:BB/, /sys/bus/pci/devices/* links into it, a `config` of
+// 256 bytes (the type 0 header's vendor, device, revision, class, subsystem),
+// `revision`, `local_cpulist`/`local_cpus` from its NUMA node, and a driver
+// folder /sys/bus/pci/drivers/DRV/ that links back to its devices. A snapshot
+// records the devices as plain folders at /sys/bus/pci/devices/BDF (what the
+// probes read through the links); the fill moves them to the kernel's place.
+// Bridges are not recorded: each device sits directly on a root bus named after
+// its own bus number (lspci -t and hwloc show no switches).
+//
+// Also /sys/class/dmi/id, which the kernel makes a link to /sys/devices/virtual/dmi/id.
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <set>
+#include <string_view>
+
+#include "sim/kernel_fill_parts.h"
+
+namespace hwaccel::sim {
+namespace {
+
+const std::string kBus = "/sys/bus/pci/devices/";
+
+// "0000:1b:00.0": four, two, two hex digits and one digit 0-7, lower case.
+bool is_bdf(std::string_view s) {
+  if (s.size() != 12 || s[4] != ':' || s[7] != ':' || s[10] != '.') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (!std::isxdigit(static_cast<unsigned char>(s[i])) ||
+        std::isupper(static_cast<unsigned char>(s[i])))
+      return false;
+  return s[11] >= '0' && s[11] <= '7';
+}
+
+long long hex_value(const std::optional<std::string>& text) {
+  if (!text) return -1;
+  std::string_view t = *text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.remove_suffix(1);
+  if (t.substr(0, 2) == "0x") t.remove_prefix(2);
+  long long v = -1;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+  return ec == std::errc() && end == t.data() + t.size() ? v : -1;
+}
+
+// Moves every recorded entry at or below `from` to `to`.
+void move_tree(Snapshot& s, const std::string& from, const std::string& to, FilledPaths& filled,
+               const std::string& why) {
+  std::vector<std::pair<std::string, FileEntry>> moved;
+  for (auto it = s.files.lower_bound(from); it != s.files.end();) {
+    const std::string& p = it->first;
+    if (p.compare(0, from.size(), from) != 0) break;
+    if (p.size() > from.size() && p[from.size()] != '/') {
+      ++it;
+      continue;
+    }
+    moved.emplace_back(to + p.substr(from.size()), std::move(it->second));
+    it = s.files.erase(it);
+  }
+  for (auto& [p, e] : moved) {
+    filled[p] = why;
+    s.files.insert_or_assign(p, std::move(e));
+  }
+}
+
+std::string config_space(long long vendor, long long device, long long cls, long long rev,
+                         long long sub_vendor, long long sub_device) {
+  std::string c(256, '\0');
+  auto put16 = [&](int at, long long v) {
+    if (v < 0) return;
+    c[at] = static_cast<char>(v & 0xff);
+    c[at + 1] = static_cast<char>((v >> 8) & 0xff);
+  };
+  put16(0x00, vendor);
+  put16(0x02, device);
+  put16(0x04, 0x0006);  // command: memory space and bus master enabled
+  put16(0x06, 0x0010);  // status: a capabilities list (none written: the pointer is 0)
+  c[0x08] = static_cast<char>(rev < 0 ? 0 : rev & 0xff);
+  if (cls >= 0) {
+    c[0x09] = static_cast<char>(cls & 0xff);
+    c[0x0a] = static_cast<char>((cls >> 8) & 0xff);
+    c[0x0b] = static_cast<char>((cls >> 16) & 0xff);
+  }
+  put16(0x2c, sub_vendor);
+  put16(0x2e, sub_device);
+  return c;
+}
+
+}  // namespace
+
+void fill_pci(Filler& f, const CpuModel& m) {
+  Snapshot& s = f.s;
+  std::set<std::string> bdfs;
+  for (auto it = s.files.lower_bound(kBus); it != s.files.end(); ++it) {
+    const std::string& p = it->first;
+    if (p.compare(0, kBus.size(), kBus) != 0) break;
+    std::string name = p.substr(kBus.size(), p.find('/', kBus.size()) - kBus.size());
+    if (is_bdf(name)) bdfs.insert(name);
+  }
+  std::map<int, std::vector<int>> node_cpus;
+  for (std::size_t i = 0; i < m.cpus.size(); ++i)
+    node_cpus[m.cpus[i].node].push_back(static_cast<int>(i));
+  std::map<std::string, std::vector<std::string>> by_driver;  // driver -> device folders
+  for (const auto& bdf : bdfs) {
+    const std::string at = kBus + bdf;
+    auto rec = s.files.find(at);
+    std::string real;
+    if (rec != s.files.end() && rec->second.kind == FileEntry::Kind::link) {
+      continue;  // recorded as the kernel's link already: its target holds the files
+    } else {
+      real = "/sys/devices/pci" + bdf.substr(0, 7) + "/" + bdf;
+      const std::string why = "moved from " + at + " to the kernel's place";
+      if (f.recorded(real) || s.files.count(real)) continue;
+      move_tree(s, at, real, f.filled, why);
+      s.files.insert_or_assign(
+          at, FileEntry::of_link("../../../devices/pci" + bdf.substr(0, 7) + "/" + bdf));
+      f.filled[at] = "a link to the kernel's place of the device";
+    }
+    const std::string d = real + "/";
+    // The driver link: recorded relative to the kernel's deeper place; here 3 levels below /sys.
+    auto drv = s.files.find(d + "driver");
+    if (drv != s.files.end() && drv->second.kind == FileEntry::Kind::link) {
+      std::string target = drv->second.target;
+      std::string name = target.substr(target.rfind('/') + 1);
+      if (!name.empty() && name != ".." && name != "." &&
+          target.find("bus/pci/drivers/") != std::string::npos) {
+        drv->second.target = "../../../bus/pci/drivers/" + name;
+        f.filled[d + "driver"] = "the recorded driver link, relative to the device's place here";
+        by_driver[name].push_back(bdf);
+      }
+    }
+    // Every kernel device has these; a snapshot may hold only what a probe read
+    // (the vendor): lspci gives up on the whole bus when one is missing.
+    if (f.read(d + "vendor")) {
+      f.file(d + "device", "0x0000\n", "not recorded (the snapshot has only the vendor)");
+      f.file(d + "class", "0x000000\n", "not recorded");
+    }
+    long long vendor = hex_value(f.read(d + "vendor")), device = hex_value(f.read(d + "device"));
+    long long cls = hex_value(f.read(d + "class")), rev = hex_value(f.read(d + "revision"));
+    long long sv = hex_value(f.read(d + "subsystem_vendor")),
+              sd = hex_value(f.read(d + "subsystem_device"));
+    if (vendor < 0 || device < 0) continue;
+    const std::string from = "the device's recorded vendor, device, class, revision, subsystem";
+    f.file(d + "revision", rev < 0 ? "0x00\n" : *f.read(d + "revision"),
+           rev < 0 ? "not recorded: 0x00" : from);
+    f.file(d + "config", config_space(vendor, device, cls, rev, sv, sd),
+           from + (rev < 0 ? " (revision not recorded: 0)" : ""));
+    long long node = -1;
+    if (auto n = f.read(d + "numa_node")) {
+      // Bounded: a hostile number is no node.
+      long long v = -1;
+      auto [end, ec] = std::from_chars(n->data(), n->data() + n->size(), v);
+      node = ec == std::errc() && v >= 0 && v < 4096 ? v : -1;
+    } else {
+      f.file(d + "numa_node", "-1\n", "not recorded: no NUMA affinity");
+    }
+    // The node's CPUs (none for a node without CPUs, as the kernel shows it); every
+    // CPU where the device has no node.
+    std::vector<int> cpus;
+    if (node >= 0)
+      cpus = node_cpus[static_cast<int>(node)];
+    else
+      for (std::size_t i = 0; i < m.cpus.size(); ++i) cpus.push_back(static_cast<int>(i));
+    if (!m.cpus.empty()) {
+      const std::string why =
+          node >= 0 ? "the CPUs of the device's NUMA node" : "no NUMA node: every CPU";
+      f.file(d + "local_cpulist", cpu_list(cpus) + "\n", why);
+      f.file(d + "local_cpus", cpu_mask(cpus, static_cast<int>(m.cpus.size())) + "\n", why);
+    }
+    f.file(d + "enable", "1\n", "a bound device is enabled");
+    f.file(d + "irq", "0\n", "not recorded");
+  }
+  for (const auto& [drv, devices] : by_driver) {
+    const std::string dir = "/sys/bus/pci/drivers/" + drv + "/";
+    for (const auto& bdf : devices)
+      f.link(dir + bdf, "../../../../devices/pci" + bdf.substr(0, 7) + "/" + bdf,
+             "the devices whose recorded driver link names " + drv);
+  }
+}
+
+void fill_dmi(Filler& f) {
+  Snapshot& s = f.s;
+  const std::string at = "/sys/class/dmi/id";
+  auto rec = s.files.find(at);
+  if (rec != s.files.end() && rec->second.kind == FileEntry::Kind::link) return;
+  auto below = s.files.lower_bound(at + "/");
+  if (below == s.files.end() || below->first.compare(0, at.size() + 1, at + "/") != 0) return;
+  const std::string real = "/sys/devices/virtual/dmi/id";
+  if (s.files.count(real)) return;
+  move_tree(s, at, real, f.filled, "moved from /sys/class/dmi/id to the kernel's place");
+  s.files.insert_or_assign(at, FileEntry::of_link("../../devices/virtual/dmi/id"));
+  f.filled[at] = "the kernel's link to /sys/devices/virtual/dmi/id";
+}
+
+}  // namespace hwaccel::sim

@@ -1,0 +1,274 @@
+#include "src/host/sandbox_mask.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "src/host/path.h"
+#include "src/host/tree_fd.h"
+
+namespace hwaccel {
+namespace {
+
+std::string err(const std::string& what) {
+  return what + ": " + std::strerror(errno);
+}
+
+bool exists_here(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::string base_name(const std::string& path) {
+  auto parts = path_components(path);
+  return parts.empty() ? std::string() : parts.back();
+}
+
+// An empty regular file `name` in the folder `dir` is open on (an O_PATH descriptor).
+bool make_file(int dir, const std::string& name) {
+  int fd = ::openat(dir, name.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
+bool bind(const std::string& from, const std::string& to, std::string& why) {
+  if (::mount(from.c_str(), to.c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0) return true;
+  why = err("mount --bind " + from + " " + to);
+  return false;
+}
+
+// The tree's file at `path` (reached without following links) bound over `target`.
+bool show_from_tree(int tree, const std::string& path, const std::string& target,
+                    std::string& why) {
+  Fd from = open_in_tree(tree, path, Walk::open, why);
+  return from.ok() && bind(from.proc_path(), target, why);
+}
+
+// The scratch tmpfs: overlay layers and the new root live there, and die with the namespace.
+class Scratch {
+ public:
+  Scratch(int tree, const std::string& tree_path) : tree_(tree), tree_path_(tree_path) {}
+
+  bool ready(std::string& why) {
+    if (fd_.ok()) return true;
+    Fd at = open_in_tree(tree_, "/.hwsim/scratch", Walk::make_dirs, why);
+    if (!at.ok()) return false;
+    if (::mount("tmpfs", at.proc_path().c_str(), "tmpfs", MS_NOSUID, "mode=0755") != 0) {
+      why = err("mount tmpfs (scratch)");
+      return false;
+    }
+    // The descriptor of the folder below the mount is not the tmpfs: open it again.
+    fd_ = open_in_tree(tree_, "/.hwsim/scratch", Walk::open, why);
+    mounted_ = fd_.ok();
+    return mounted_;
+  }
+  // A new folder in the scratch tmpfs, open (O_PATH), and its path for mount(2).
+  Fd folder(const std::string& name, std::string& path, std::string& why) {
+    if (::mkdirat(fd_.get(), name.c_str(), 0755) != 0) {
+      why = err("mkdir (scratch) " + name);
+      return Fd();
+    }
+    Fd f(::openat(fd_.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!f.ok()) why = err("open (scratch) " + name);
+    path = f.proc_path();
+    return f;
+  }
+  // After chroot: the scratch reappears inside the new root through its /tmp; gone.
+  void detach_copy() const {
+    if (mounted_) ::umount2((tree_path_ + "/.hwsim/scratch").c_str(), MNT_DETACH);
+  }
+
+ private:
+  int tree_;
+  std::string tree_path_;
+  Fd fd_;
+  bool mounted_ = false;
+};
+
+// Folder `dir` of this machine with `hide` made absent and `show` (names the
+// folder lacks) present as the tree's files: a writable overlay whose upper layer
+// holds whiteouts and empty files the tree's are then bound over.
+void overlay_folder(int tree, Scratch& scratch, int index, const std::string& dir,
+                    const std::set<std::string>& hide, const std::set<std::string>& show,
+                    std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+  auto fail = [&](const std::string& why) {
+    for (const auto& n : hide) uncovered.push_back(join_path(dir, n) + " (hidden): " + why);
+    for (const auto& n : show) uncovered.push_back(join_path(dir, n) + ": " + why);
+  };
+  std::string why, upper_path, work_path;
+  if (dir.find_first_of(",:\\") != std::string::npos)
+    return fail("the folder's name cannot be an overlay's");
+  if (!scratch.ready(why)) return fail(why);
+  Fd upper = scratch.folder("u" + std::to_string(index), upper_path, why);
+  if (!upper.ok()) return fail(why);
+  Fd work = scratch.folder("w" + std::to_string(index), work_path, why);
+  if (!work.ok()) return fail(why);
+  for (const auto& n : hide)
+    if (::mknodat(upper.get(), n.c_str(), S_IFCHR | 0000, makedev(0, 0)) != 0)
+      return fail(err("mknod (a whiteout) " + n));
+  for (const auto& n : show)
+    if (!make_file(upper.get(), n)) return fail(err("create " + n));
+  std::string options = "lowerdir=" + dir + ",upperdir=" + upper_path + ",workdir=" + work_path;
+  if (::mount("overlay", dir.c_str(), "overlay", MS_NOSUID, options.c_str()) != 0)
+    return fail(err("overlay on " + dir));
+  for (const auto& n : hide) covered.push_back(join_path(dir, n) + " (hidden)");
+  for (const auto& n : show) {
+    if (show_from_tree(tree, join_path(dir, n), join_path(dir, n), why))
+      covered.push_back(join_path(dir, n));
+    else
+      uncovered.push_back(join_path(dir, n) + ": " + why);
+  }
+}
+
+// A new root: every top-level entry but the hidden ones, bound in; the shown ones
+// from the tree. Entered with chroot; `cwd` is entered again inside it.
+void new_root(int tree, Scratch& scratch, const std::set<std::string>& hide,
+              const std::set<std::string>& show, const std::string& cwd,
+              std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+  auto fail = [&](const std::string& why) {
+    for (const auto& n : hide) uncovered.push_back("/" + n + " (hidden): " + why);
+    for (const auto& n : show) uncovered.push_back("/" + n + ": " + why);
+  };
+  std::string why, root_path;
+  if (!scratch.ready(why)) return fail(why);
+  Fd root = scratch.folder("root", root_path, why);
+  if (!root.ok()) return fail(why);
+  DIR* top = ::opendir("/");
+  if (!top) return fail(err("opendir /"));
+  std::vector<std::string> names;
+  while (dirent* d = ::readdir(top)) {
+    std::string name = d->d_name;
+    if (name != "." && name != ".." && !hide.count(name) && !show.count(name))
+      names.push_back(name);
+  }
+  ::closedir(top);
+  for (const auto& name : names) {
+    const std::string real = "/" + name, inside = root_path + "/" + name;
+    struct stat st {};
+    if (::lstat(real.c_str(), &st) != 0) continue;
+    if (S_ISLNK(st.st_mode)) {
+      char target[PATH_MAX];
+      ssize_t n = ::readlink(real.c_str(), target, sizeof target - 1);
+      if (n < 0 || ::symlinkat(std::string(target, n).c_str(), root.get(), name.c_str()) != 0)
+        return fail(err("the new root's /" + name + " (a link)"));
+      continue;
+    }
+    bool made = S_ISDIR(st.st_mode)   ? ::mkdirat(root.get(), name.c_str(), 0755) == 0
+                : S_ISREG(st.st_mode) ? make_file(root.get(), name)
+                                      : false;
+    if (!made) continue;  // a socket or node directly in "/": left out
+    if (!bind(real, inside, why)) return fail(why);
+  }
+  for (const auto& n : show) {
+    if (!make_file(root.get(), n) || !show_from_tree(tree, "/" + n, root_path + "/" + n, why))
+      return fail(why.empty() ? err("create /" + n) : why);
+  }
+  if (::chroot(root_path.c_str()) != 0) return fail(err("chroot (the new root)"));
+  if (::chdir(cwd.empty() ? "/" : cwd.c_str()) != 0 && ::chdir("/") != 0) return fail(err("chdir"));
+  scratch.detach_copy();
+  for (const auto& n : hide) covered.push_back("/" + n + " (hidden: a new root without it)");
+  for (const auto& n : show) covered.push_back("/" + n + " (the snapshot's, in a new root)");
+}
+
+}  // namespace
+
+void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
+                    std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+  std::vector<std::string> null_bound;
+  for (const auto& node : nodes) {
+    std::string why;
+    Fd dir = open_in_tree(tree, parent_dir(node.path), Walk::open, why);
+    const std::string name = base_name(node.path);
+    struct stat st {};
+    if (!dir.ok() || ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode)) {
+      uncovered.push_back(
+          node.path + " (character device): " + (why.empty() ? "no placeholder in the tree" : why));
+      continue;
+    }
+    ::unlinkat(dir.get(), name.c_str(), 0);
+    if (::mknodat(dir.get(), name.c_str(), S_IFCHR | (node.mode & 07777),
+                  makedev(node.major, node.minor)) != 0) {
+      // A user namespace may not make devices: this machine's /dev/null bound in is
+      // still a character device (test -c, stat's type), with its own numbers.
+      const std::string refused = err("mknod");
+      make_file(dir.get(), name);
+      Fd placeholder(::openat(dir.get(), name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+      std::string bind_why;
+      if (placeholder.ok() && bind("/dev/null", placeholder.proc_path(), bind_why)) {
+        null_bound.push_back(node.path);
+      } else {
+        uncovered.push_back(node.path + " (character device " + std::to_string(node.major) + ":" +
+                            std::to_string(node.minor) + "): " + refused + "; " + bind_why +
+                            " (an empty plain file instead)");
+      }
+      continue;
+    }
+    ::fchmodat(dir.get(), name.c_str(), node.mode & 07777, 0);  // the umask is not the host's
+    covered.push_back(node.path + " (character device " + std::to_string(node.major) + ":" +
+                      std::to_string(node.minor) + ")");
+  }
+  if (!null_bound.empty())
+    uncovered.push_back(std::to_string(null_bound.size()) + " device node(s) (" +
+                        null_bound.front() + (null_bound.size() > 1 ? ", ..." : "") +
+                        "): mknod is not permitted here (a user namespace): each is this "
+                        "machine's /dev/null bound in, a character device 1:3, not the driver's "
+                        "numbers");
+}
+
+void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
+                 const std::string& cwd, std::vector<std::string>& uncovered,
+                 std::vector<std::string>& covered) {
+  std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_dir;
+  std::set<std::string> root_hide, root_show;
+  struct stat shell {};
+  const bool have_shell = ::stat("/bin/sh", &shell) == 0;
+  for (const auto& path : spec.hide) {
+    if (!exists_here(path)) continue;  // already absent
+    struct stat st {};
+    if (have_shell && ::stat(path.c_str(), &st) == 0 && st.st_dev == shell.st_dev &&
+        st.st_ino == shell.st_ino) {
+      uncovered.push_back(path + " (hidden): it is the shell the shims run (/bin/sh): not hidden");
+      continue;
+    }
+    // /bin/x and /usr/bin/x are one file where /bin links to usr/bin: one folder.
+    char real[PATH_MAX];
+    std::string dir = parent_dir(path);
+    if (::realpath(dir.c_str(), real)) dir = real;
+    (dir == "/" ? root_hide : by_dir[dir].first).insert(base_name(path));
+  }
+  for (const auto& path : spec.show) {
+    auto dir = parent_dir(path);
+    std::string why;
+    if (dir == "/") {
+      root_show.insert(base_name(path));
+    } else if (exists_here(path)) {
+      if (show_from_tree(tree, path, path, why))
+        covered.push_back(path);
+      else
+        uncovered.push_back(path + ": " + why);
+    } else if (exists_here(dir)) {
+      by_dir[dir].second.insert(base_name(path));
+    } else {
+      uncovered.push_back(path + ": its folder " + dir + " does not exist on this machine");
+    }
+  }
+  Scratch scratch(tree, tree_path);
+  int index = 0;
+  for (const auto& [dir, names] : by_dir)
+    overlay_folder(tree, scratch, index++, dir, names.first, names.second, uncovered, covered);
+  if (!root_hide.empty() || !root_show.empty())
+    new_root(tree, scratch, root_hide, root_show, cwd, uncovered, covered);
+}
+
+}  // namespace hwaccel

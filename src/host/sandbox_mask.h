@@ -1,0 +1,40 @@
+// `hwsim run`, inside its private mount namespace: paths of this machine outside
+// /sys, /proc and /dev that must look like the simulated host's. A path to hide
+// (this machine's /.dockerenv, a tool the snapshot records as not found) is made
+// absent: its folder gets a writable overlay with a whiteout (writes land in a
+// tmpfs that dies with the namespace); a path to show (the snapshot's own
+// /.dockerenv) is bound from the tree. Entries directly in "/" cannot be overlaid
+// (the root's mounts would vanish): the command then gets a new root, a tmpfs
+// holding bind mounts of every other top-level entry, entered with chroot(2).
+// Device nodes: the tree's placeholders in /dev become character devices (mknod),
+// where the namespace allows it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hwaccel {
+
+struct DevNode {
+  std::string path;  // "/dev/nvidia0"
+  unsigned major = 0, minor = 0;
+  unsigned mode = 0666;
+};
+
+struct MaskSpec {
+  std::vector<std::string> hide;  // absolute paths on this machine, made absent
+  std::vector<std::string> show;  // absolute paths the tree holds at the same place
+};
+
+// Before /dev is bound: each node's placeholder in the tree becomes a character
+// device. Lines for what could not be made go to `uncovered`.
+void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
+                    std::vector<std::string>& uncovered, std::vector<std::string>& covered);
+
+// After every other mount: hides and shows the paths, entering a new root when
+// an entry directly in "/" is concerned. `cwd` is re-entered in the new root.
+void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
+                 const std::string& cwd, std::vector<std::string>& uncovered,
+                 std::vector<std::string>& covered);
+
+}  // namespace hwaccel
