@@ -1,5 +1,6 @@
 #include "cli/common/plan_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -21,7 +22,17 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
   cmd.add_option("--params", a.params, "A bare parameter count (70B) for a Llama-like model");
   cmd.add_option("--quant", a.quant, "Weight format: " + plan::quant_names());
   cmd.add_option("--kv", a.kv, "KV-cache element type: fp16, fp8 or q8_0 (default fp16)");
-  cmd.add_option("--context", a.context, "Tokens per sequence (default 4096)")
+  cmd.add_option("--context", a.context,
+                 "Tokens per sequence held in the KV cache (default 4096, or prompt + gen)")
+      ->check(CLI::Range(1, 10000000))
+      ->each([&a](const std::string&) { a.context_given = true; });
+  cmd.add_option("--prompt", a.prompt,
+                 "Prompt tokens: prefill is estimated at this length (default with --gen: 512, "
+                 "llama-bench's pp512)")
+      ->check(CLI::Range(1, 10000000));
+  cmd.add_option("--gen", a.gen,
+                 "Generated tokens: decode is estimated at the KV length in their middle "
+                 "(default with --prompt: 128, llama-bench's tg128)")
       ->check(CLI::Range(1, 10000000));
   cmd.add_option("--batch", a.batch, "Sequences held at once (default 1)")
       ->check(CLI::Range(1, 100000));
@@ -47,6 +58,22 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
                  "prefill points to FILE");
   cmd.add_flag("--force", a.force, "With --svg or --record-tree: replace FILE if it exists");
   add_kernel_plan_flags(cmd, a);
+}
+
+bool apply_lengths(const PlanArgs& a, plan::Workload& w) {
+  w.context = a.context;
+  if (a.prompt == 0 && a.gen == 0) return true;
+  w.prompt = a.prompt > 0 ? a.prompt : 512;
+  w.gen = a.gen > 0 ? a.gen : 128;
+  const long long need = static_cast<long long>(w.prompt) + w.gen;
+  if (!a.context_given) {
+    w.context = static_cast<int>(std::min<long long>(need, 10000000));
+  } else if (a.context < need) {
+    std::cerr << "error: --context " << a.context << " cannot hold --prompt " << w.prompt
+              << " + --gen " << w.gen << " = " << need << " tokens\n";
+    return false;
+  }
+  return true;
 }
 
 Loaded load_catalogue(const std::string& file) {
@@ -166,7 +193,7 @@ int run_plan(const PlanArgs& a) {
   plan::PlanRequest req;
   req.spec = *l.spec;
   req.quant = *q;
-  req.workload.context = a.context;
+  if (!apply_lengths(a, req.workload)) return kExitUsage;
   req.workload.batch = a.batch;
   req.workload.kv = a.kv;
   req.decode_batch = a.decode_batch;

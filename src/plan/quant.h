@@ -29,7 +29,13 @@ struct QuantLevel {
 // In order of quality, best first (fp32 last: no better than bf16 for inference).
 const std::vector<QuantLevel>& quant_levels();
 const QuantLevel* find_quant(std::string_view name);
+// Case-insensitive; also llama.cpp's (Q4_K_M, F16) and Hugging Face's
+// (bfloat16, float8_e4m3fn, bnb-4bit) spellings.
 std::string quant_names();  // "fp32, bf16, ..."
+
+// Why a device cannot run this level at all (fp8 without FP8 units, nvfp4
+// before Blackwell); nullopt when it can. `sku` nullptr: a CPU not in the catalogue.
+std::optional<std::string> unsupported_on(const QuantLevel& q, const Sku* sku);
 
 // Weight bytes of the whole model, and of what one decode token reads.
 struct WeightBytes {
