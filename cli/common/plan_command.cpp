@@ -11,6 +11,7 @@
 #include "cli/common/plan_svg.h"
 #include "src/host/live_host.h"
 #include "src/host/terminal.h"
+#include "src/plan/gguf.h"
 #include "src/plan/planner.h"
 #include "src/registry/reserve.h"
 #include "src/report/plan_report.h"
@@ -18,7 +19,9 @@
 namespace hwaccel::cli {
 
 void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
-  cmd.add_option("--model", a.model, "A built-in model name (Llama-3-70B) or path/config.json");
+  cmd.add_option("--model", a.model,
+                 "A built-in model name (Llama-3-70B), path/config.json or FILE.gguf (its header "
+                 "only: exact weight bytes)");
   cmd.add_option("--params", a.params, "A bare parameter count (70B) for a Llama-like model");
   cmd.add_option("--quant", a.quant, "Weight format: " + plan::quant_names());
   cmd.add_option("--kv", a.kv, "KV-cache element type: fp16, fp8 or q8_0 (default fp16)");
@@ -101,7 +104,8 @@ Loaded load_catalogue(const std::string& file) {
 
 const plan::QuantLevel* requested_quant(const PlanArgs& a, const Loaded& l, int& exit) {
   std::string qname = a.quant.empty() ? l.spec->dtype : a.quant;
-  const plan::QuantLevel* q = plan::find_quant(qname);
+  const plan::QuantLevel* q =
+      a.quant.empty() && l.file_quant ? &*l.file_quant : plan::find_quant(qname);
   if (!q) {
     std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names() << "\n";
     exit = kExitUsage;
@@ -127,6 +131,25 @@ int load_model(const std::string& model, const std::string& params, Loaded& out)
       std::cerr << "error: " << r.error << "\n";
       return kExitUsage;
     }
+  } else if (model.size() > 5 && model.substr(model.size() - 5) == ".gguf") {
+    // The header only: metadata and tensor infos, never the weights.
+    LiveHost host;
+    auto head = host.read_head(absolute_path(model), plan::kMaxGgufHeadBytes);
+    if (!head) {
+      std::cerr << "error: --model " << model << ": " << head.error().message << "\n";
+      return kExitBadInput;
+    }
+    auto parsed = plan::parse_gguf(*head, model);
+    if (!parsed.header) {
+      std::cerr << "error: " << parsed.error << "\n";
+      return kExitBadInput;
+    }
+    r = plan::model_from_gguf(*parsed.header, model);
+    if (!r.spec) {
+      std::cerr << "error: " << r.error << "\n";
+      return kExitBadInput;
+    }
+    out.file_quant = plan::file_quant_level(*r.spec);
   } else if (model.find('/') != std::string::npos ||
              (model.size() > 5 && model.substr(model.size() - 5) == ".json")) {
     LiveHost host;

@@ -56,6 +56,7 @@ struct Loaded {
   int exit = 0;
   std::optional<plan::Catalogue> catalogue;
   std::optional<plan::ModelSpec> spec;
+  std::optional<plan::QuantLevel> file_quant;  // a GGUF's own weights, exact
   std::optional<plan::DeviceSet> devices;
   std::string source;
   std::string reserve_text;

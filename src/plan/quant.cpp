@@ -1,5 +1,7 @@
 #include "src/plan/quant.h"
 
+#include <algorithm>
+
 namespace hwaccel::plan {
 
 const std::vector<QuantLevel>& quant_levels() {
@@ -107,7 +109,33 @@ std::string quant_names() {
   return out;
 }
 
+std::optional<QuantLevel> file_quant_level(const ModelSpec& m) {
+  if (!m.file_weights) return std::nullopt;
+  const auto& f = *m.file_weights;
+  QuantLevel q;
+  q.name = f.level;
+  q.bits = f.elements > 0 ? 8 * f.total / f.elements : 16;
+  q.scope = QuantScope::whole_file;
+  q.compute = f.compute;
+  q.note = "exact, " + std::to_string(f.tensors) + " tensors of the file's header: " + f.mix;
+  return q;
+}
+
 WeightBytes weight_bytes(const ModelSpec& m, const ParamCounts& c, const QuantLevel& q) {
+  if (m.file_weights && q.name == m.file_weights->level) {
+    const auto& f = *m.file_weights;
+    WeightBytes w;
+    w.total = f.total;
+    w.embedding = f.embedding;
+    w.head = f.head;
+    w.head_read = f.head > 0 ? f.head : f.embedding;
+    w.outside_layers = f.embedding + f.head;
+    const double layers = std::max(0.0, f.total - w.outside_layers);
+    w.experts_total = f.experts;
+    w.per_layer = m.layers > 0 ? layers / m.layers : 0;
+    w.per_token = layers - f.experts + f.experts * c.active_fraction_of_experts + w.head_read;
+    return w;
+  }
   // Bits for each tensor group under this level.
   double linear_bits = q.bits, edge_bits = q.bits, expert_bits = q.bits, small_bits = q.bits;
   switch (q.scope) {

@@ -48,7 +48,12 @@ struct WeightBytes {
   double head = 0;            // lm_head (last stage); the tied table when tied
   double head_read = 0;       // what the output projection reads per token
 };
+// A spec with file_weights and q named like them: the file's exact bytes.
 WeightBytes weight_bytes(const ModelSpec& spec, const ParamCounts& counts, const QuantLevel& q);
+
+// The level of a model file's own weights (exact bytes, average bpw); nullopt
+// without file_weights.
+std::optional<QuantLevel> file_quant_level(const ModelSpec& spec);
 
 // The format a device runs this level in: the level's own if native, else the
 // best native fallback (bf16, fp16, fp32), with a note when it falls back.
