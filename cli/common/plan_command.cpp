@@ -13,6 +13,7 @@
 #include "src/host/terminal.h"
 #include "src/plan/gguf.h"
 #include "src/plan/planner.h"
+#include "src/plan/safetensors.h"
 #include "src/registry/reserve.h"
 #include "src/report/plan_report.h"
 
@@ -119,6 +120,76 @@ const plan::QuantLevel* requested_quant(const PlanArgs& a, const Loaded& l, int&
   return q;
 }
 
+namespace {
+
+bool is_directory(const std::string& path) {
+  LiveHost host;
+  auto kind = host.stat(absolute_path(path));
+  return kind && *kind == FileKind::directory;
+}
+
+// --model DIR: config.json for the shape, the safetensors headers (never the
+// weights) for the exact bytes of every tensor.
+int load_model_dir(const std::string& dir, plan::ModelResult& r) {
+  LiveHost host;
+  const std::string base = absolute_path(dir) + "/";
+  const std::string shown = dir + (dir.empty() || dir.back() == '/' ? "" : "/");
+  auto text = host.read(base + "config.json");
+  if (!text) {
+    std::cerr << "error: --model " << dir << ": " << text.error().message << "\n";
+    return kExitBadInput;
+  }
+  r = plan::parse_hf_config(*text, shown + "config.json");
+  if (!r.spec) {
+    std::cerr << "error: " << r.error << "\n";
+    return kExitBadInput;
+  }
+  auto names = host.list(absolute_path(dir));
+  if (!names) {
+    std::cerr << "error: --model " << dir << ": " << names.error().message << "\n";
+    return kExitBadInput;
+  }
+  std::vector<plan::SafetensorsTensor> tensors;
+  std::size_t files = 0;
+  for (const auto& n : *names) {
+    if (n.size() <= 12 || n.substr(n.size() - 12) != ".safetensors") continue;
+    if (++files > plan::kMaxSafetensorsFiles) {
+      std::cerr << "error: --model " << dir << ": more than " << plan::kMaxSafetensorsFiles
+                << " .safetensors files\n";
+      return kExitBadInput;
+    }
+    auto parsed = plan::SafetensorsResult{};
+    for (std::uint64_t want = 8;;) {
+      auto head = host.read_head(base + n, want);
+      if (!head) {
+        std::cerr << "error: --model " << shown + n << ": " << head.error().message << "\n";
+        return kExitBadInput;
+      }
+      parsed = plan::parse_safetensors(*head, shown + n);
+      if (!parsed.need_bytes || want > 8) break;
+      want = 8 + *parsed.need_bytes;
+    }
+    if (!parsed.header) {
+      std::cerr << "error: " << parsed.error << "\n";
+      return kExitBadInput;
+    }
+    if (tensors.size() + parsed.header->tensors.size() > plan::kMaxSafetensorsTensors) {
+      std::cerr << "error: --model " << dir << ": more than " << plan::kMaxSafetensorsTensors
+                << " tensors\n";
+      return kExitBadInput;
+    }
+    for (auto& t : parsed.header->tensors) tensors.push_back(std::move(t));
+  }
+  if (files == 0) {
+    r.spec->assumptions.push_back(shown + ": no .safetensors files; sizes from config.json");
+    return kExitOk;
+  }
+  plan::set_safetensors_weights(*r.spec, tensors);
+  return kExitOk;
+}
+
+}  // namespace
+
 int load_model(const std::string& model, const std::string& params, Loaded& out) {
   if (model.empty() == params.empty()) {
     std::cerr << "error: give one of --model NAME|config.json or --params COUNT\n";
@@ -131,6 +202,9 @@ int load_model(const std::string& model, const std::string& params, Loaded& out)
       std::cerr << "error: " << r.error << "\n";
       return kExitUsage;
     }
+  } else if (is_directory(model)) {
+    if (int rc = load_model_dir(model, r); rc != kExitOk) return rc;
+    out.file_quant = plan::file_quant_level(*r.spec);
   } else if (model.size() > 5 && model.substr(model.size() - 5) == ".gguf") {
     // The header only: metadata and tensor infos, never the weights.
     LiveHost host;

@@ -5,6 +5,7 @@
 
 #include "tests/cli/cli_test_util.h"
 #include "tests/support/gguf_writer.h"
+#include "tests/support/safetensors_writer.h"
 
 namespace hwaccel::testing {
 namespace {
@@ -37,6 +38,20 @@ TEST(PlanGgufCli, LyingHeaderIsRefusedWithTheByte) {
   EXPECT_EQ(r.exit_code, 4);
   EXPECT_EQ(r.err, "error: " + dir + "/lie.gguf: at byte 24: 1099511627776 tensors (at most " +
                        "65536)\n");
+}
+
+TEST(PlanGgufCli, SafetensorsDirectoryIsPlannedWithItsExactBytes) {
+  std::string dir = make_temp_dir();
+  write_text(dir + "/config.json", R"({"num_hidden_layers": 32, "hidden_size": 4096,
+    "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+    "vocab_size": 128256, "tie_word_embeddings": false, "torch_dtype": "bfloat16"})");
+  write_text(dir + "/model-00001-of-00001.safetensors", llama3_8b_bf16().bytes());
+  auto r = run_command(hw("plan --host fixtures/hosts/dgx-h100.yaml --on cuda:0 --model " + dir));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("request: weights safetensors:BF16 (16.00 bpw; exact, 291 tensors"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("weights      15.0 GiB"), std::string::npos) << r.out;
 }
 
 TEST(PlanGgufCli, PromptAndGenLongerThanContextIsAUsageError) {

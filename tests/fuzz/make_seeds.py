@@ -352,7 +352,13 @@ def from_sources(seeds):
     for text in fenced(read("docs/planning.md"), "json"):
         seeds.add("model_config", text)
     for layers, moe in ((2, False), (1, True)):
-        seeds.add("gguf_header", gguf_seed(layers, moe))
+        seeds.add("model_file", gguf_seed(layers, moe))
+    import json
+    import struct
+    header = json.dumps({"__metadata__": {"format": "pt"},
+                         "model.embed_tokens.weight": {"dtype": "BF16", "shape": [32, 16],
+                                                       "data_offsets": [0, 1024]}}).encode()
+    seeds.add("model_file", struct.pack("<Q", len(header)) + header)
 
 
 def gguf_seed(layers, moe):
