@@ -57,7 +57,7 @@ struct GgufHeader {
 
 struct GgufResult {
   std::optional<GgufHeader> header;
-  std::string error;  // FILE: at byte N: what was expected
+  std::string error;       // FILE: at byte N: what was expected
   bool truncated = false;  // the bytes ended inside the header
 };
 

@@ -55,12 +55,12 @@ class Meta {
 // llama.cpp's llama_ftype (general.file_type) names, for the report only.
 const char* file_type_name(int t) {
   static const std::pair<int, const char*> names[] = {
-      {0, "F32"},      {1, "F16"},      {2, "Q4_0"},     {3, "Q4_1"},    {7, "Q8_0"},
-      {8, "Q5_0"},     {9, "Q5_1"},     {10, "Q2_K"},    {11, "Q3_K_S"}, {12, "Q3_K_M"},
-      {13, "Q3_K_L"},  {14, "Q4_K_S"},  {15, "Q4_K_M"},  {16, "Q5_K_S"}, {17, "Q5_K_M"},
-      {18, "Q6_K"},    {19, "IQ2_XXS"}, {20, "IQ2_XS"},  {21, "Q2_K_S"}, {22, "IQ3_XS"},
-      {23, "IQ3_XXS"}, {24, "IQ1_S"},   {25, "IQ4_NL"},  {26, "IQ3_S"},  {27, "IQ3_M"},
-      {28, "IQ2_S"},   {29, "IQ2_M"},   {30, "IQ4_XS"},  {31, "IQ1_M"},  {32, "BF16"},
+      {0, "F32"},      {1, "F16"},      {2, "Q4_0"},       {3, "Q4_1"},    {7, "Q8_0"},
+      {8, "Q5_0"},     {9, "Q5_1"},     {10, "Q2_K"},      {11, "Q3_K_S"}, {12, "Q3_K_M"},
+      {13, "Q3_K_L"},  {14, "Q4_K_S"},  {15, "Q4_K_M"},    {16, "Q5_K_S"}, {17, "Q5_K_M"},
+      {18, "Q6_K"},    {19, "IQ2_XXS"}, {20, "IQ2_XS"},    {21, "Q2_K_S"}, {22, "IQ3_XS"},
+      {23, "IQ3_XXS"}, {24, "IQ1_S"},   {25, "IQ4_NL"},    {26, "IQ3_S"},  {27, "IQ3_M"},
+      {28, "IQ2_S"},   {29, "IQ2_M"},   {30, "IQ4_XS"},    {31, "IQ1_M"},  {32, "BF16"},
       {36, "TQ1_0"},   {37, "TQ2_0"},   {38, "MXFP4_MOE"},
   };
   for (const auto& [id, name] : names)
@@ -112,7 +112,8 @@ ModelResult model_from_gguf(const GgufHeader& h, const std::string& file) {
                         std::to_string(m.experts) + " experts"};
       m.moe_intermediate = meta.count("expert_feed_forward_length", notes).value_or(0);
       m.shared_experts = meta.count("expert_shared_count", notes).value_or(0);
-      m.dense_layers = std::min(m.layers, meta.count("leading_dense_block_count", notes).value_or(0));
+      m.dense_layers =
+          std::min(m.layers, meta.count("leading_dense_block_count", notes).value_or(0));
     }
     auto ff = meta.count("feed_forward_length", notes);
     if (!ff || *ff == 0) {
@@ -170,15 +171,15 @@ ModelResult model_from_gguf(const GgufHeader& h, const std::string& file) {
     for (const auto& [bytes, name] : mix)
       fw.mix += (fw.mix.empty() ? "" : ", ") + name + " " + gib_text(bytes);
     const std::string bulk = mix.empty() ? "F16" : mix.front().second;
-    fw.compute = bulk == "F32" || bulk == "F64"  ? "fp32"
-                 : bulk == "F16"                 ? "fp16"
-                 : bulk == "BF16"                ? "bf16"
+    fw.compute = bulk == "F32" || bulk == "F64"       ? "fp32"
+                 : bulk == "F16"                      ? "fp16"
+                 : bulk == "BF16"                     ? "bf16"
                  : bulk == "MXFP4" || bulk == "NVFP4" ? "fp4"
-                                                 : "int8";
+                                                      : "int8";
     auto ft = h.numbers.find("general.file_type");
-    const char* ft_name =
-        ft != h.numbers.end() && ft->second >= 0 && ft->second < 1000 ? file_type_name(int(ft->second))
-                                                                       : nullptr;
+    const char* ft_name = ft != h.numbers.end() && ft->second >= 0 && ft->second < 1000
+                              ? file_type_name(int(ft->second))
+                              : nullptr;
     fw.level = std::string("gguf") + (ft_name ? std::string(":") + ft_name : "");
     m.dtype = fw.compute == "fp32" ? "fp32" : fw.compute == "fp16" ? "fp16" : "bf16";
     if (ft_name) {

@@ -12,14 +12,14 @@ namespace hwaccel::plan {
 // Exact weight bytes read from a model file's header (GGUF tensor infos):
 // planned as they are when no other --quant is asked for.
 struct FileWeights {
-  std::string level = "gguf";  // the quant level's name in reports
-  double total = 0;            // bytes of every tensor
-  double elements = 0;         // values of every tensor
-  double embedding = 0;        // token_embd.weight
-  double head = 0;             // output.weight (0: tied)
-  double experts = 0;          // routed experts (*_exps tensors)
+  std::string level = "gguf";    // the quant level's name in reports
+  double total = 0;              // bytes of every tensor
+  double elements = 0;           // values of every tensor
+  double embedding = 0;          // token_embd.weight
+  double head = 0;               // output.weight (0: tied)
+  double experts = 0;            // routed experts (*_exps tensors)
   std::string compute = "int8";  // the format the bulk of the bytes computes in
-  std::string mix;             // "Q4_K 3.9 GiB, Q6_K 0.6 GiB, ..." (by bytes)
+  std::string mix;               // "Q4_K 3.9 GiB, Q6_K 0.6 GiB, ..." (by bytes)
   int tensors = 0;
 };
 

@@ -50,7 +50,8 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
     if (d.sku == nullptr && !d.cpu) continue;  // unknown: nothing to say
     if (auto why = unsupported_on(req.quant, d.sku)) {
       d.capacity = 0;
-      auto it = std::find_if(refused.begin(), refused.end(), [&](auto& p) { return p.first == *why; });
+      auto it =
+          std::find_if(refused.begin(), refused.end(), [&](auto& p) { return p.first == *why; });
       if (it == refused.end())
         refused.emplace_back(*why, d.label);
       else
@@ -108,8 +109,8 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
     auto a = make_plan(alt, given, cat, false);
     if (!a.fits()) continue;
     const auto& c = a.candidates[*a.chosen];
-    r.quant_fits.push_back(
-        {q.name, a.needs, c.plan.label(given), c.estimate.available ? c.estimate.decode_tok_s_1 : 0});
+    r.quant_fits.push_back({q.name, a.needs, c.plan.label(given),
+                            c.estimate.available ? c.estimate.decode_tok_s_1 : 0});
   }
   if (!r.fits()) {
     for (const auto& sku : cat.skus) {

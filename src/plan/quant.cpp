@@ -49,16 +49,21 @@ namespace {
 // Other spellings of the levels: llama.cpp's file types (Q4_K_M, F16: matched
 // without case), Hugging Face's torch_dtype and quant_method names.
 const std::pair<const char*, const char*> kAliases[] = {
-    {"f16", "fp16"},          {"float16", "fp16"},        {"half", "fp16"},
-    {"bfloat16", "bf16"},     {"f32", "fp32"},            {"float32", "fp32"},
-    {"float", "fp32"},        {"float8", "fp8"},          {"float8_e4m3fn", "fp8"},
-    {"fp8_e4m3", "fp8"},      {"e4m3", "fp8"},            {"fbgemm_fp8", "fp8"},
-    {"w8a8-fp8", "fp8"},      {"w8a8", "int8"},           {"w8a8-int8", "int8"},
-    {"q4_k", "q4_k_m"},       {"q5_k", "q5_k_m"},         {"q3_k", "q3_k_l"},
-    {"gptq", "gptq-int4"},    {"gptq_int4", "gptq-int4"}, {"w4a16", "gptq-int4"},
-    {"awq", "awq-int4"},      {"awq_int4", "awq-int4"},   {"bnb-4bit", "nf4"},
-    {"bnb_4bit", "nf4"},      {"bitsandbytes-4bit", "nf4"}, {"modelopt_fp4", "nvfp4"},
-    {"nvfp4a16", "nvfp4"},    {"mxfp4_moe", "mxfp4"},
+    {"f16", "fp16"},           {"float16", "fp16"},
+    {"half", "fp16"},          {"bfloat16", "bf16"},
+    {"f32", "fp32"},           {"float32", "fp32"},
+    {"float", "fp32"},         {"float8", "fp8"},
+    {"float8_e4m3fn", "fp8"},  {"fp8_e4m3", "fp8"},
+    {"e4m3", "fp8"},           {"fbgemm_fp8", "fp8"},
+    {"w8a8-fp8", "fp8"},       {"w8a8", "int8"},
+    {"w8a8-int8", "int8"},     {"q4_k", "q4_k_m"},
+    {"q5_k", "q5_k_m"},        {"q3_k", "q3_k_l"},
+    {"gptq", "gptq-int4"},     {"gptq_int4", "gptq-int4"},
+    {"w4a16", "gptq-int4"},    {"awq", "awq-int4"},
+    {"awq_int4", "awq-int4"},  {"bnb-4bit", "nf4"},
+    {"bnb_4bit", "nf4"},       {"bitsandbytes-4bit", "nf4"},
+    {"modelopt_fp4", "nvfp4"}, {"nvfp4a16", "nvfp4"},
+    {"mxfp4_moe", "mxfp4"},
 };
 
 std::string lowered(std::string_view s) {

@@ -14,10 +14,9 @@ namespace {
 // Bytes per element of the safetensors dtypes (safetensors' Dtype enum).
 std::optional<std::uint64_t> dtype_bytes(const std::string& d) {
   static const std::map<std::string, std::uint64_t> sizes{
-      {"BOOL", 1}, {"U8", 1},      {"I8", 1},      {"F8_E4M3", 1}, {"F8_E5M2", 1},
-      {"F8_E8M0", 1}, {"I16", 2},  {"U16", 2},     {"F16", 2},     {"BF16", 2},
-      {"I32", 4},  {"U32", 4},     {"F32", 4},     {"I64", 8},     {"U64", 8},
-      {"F64", 8}};
+      {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E4M3", 1}, {"F8_E5M2", 1}, {"F8_E8M0", 1},
+      {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},     {"U32", 4},
+      {"F32", 4},  {"I64", 8}, {"U64", 8}, {"F64", 8}};
   auto it = sizes.find(d);
   if (it == sizes.end()) return std::nullopt;
   return it->second;
@@ -67,9 +66,9 @@ SafetensorsResult parse_safetensors(std::string_view bytes, const std::string& f
       out.error = file + ": more than " + std::to_string(kMaxSafetensorsTensors) + " tensors";
       return out;
     }
-    if (!t.is_object() || !t.contains("dtype") || !t["dtype"].is_string() ||
-        !t.contains("shape") || !t["shape"].is_array() || !t.contains("data_offsets") ||
-        !t["data_offsets"].is_array() || t["data_offsets"].size() != 2) {
+    if (!t.is_object() || !t.contains("dtype") || !t["dtype"].is_string() || !t.contains("shape") ||
+        !t["shape"].is_array() || !t.contains("data_offsets") || !t["data_offsets"].is_array() ||
+        t["data_offsets"].size() != 2) {
       fail("expected {\"dtype\": STRING, \"shape\": [...], \"data_offsets\": [BEGIN, END]}");
       return out;
     }
@@ -152,10 +151,10 @@ void set_safetensors_weights(ModelSpec& m, const std::vector<SafetensorsTensor>&
   const std::string bulk = mix.empty() ? "BF16" : mix.front().second;
   // Packed integers (GPTQ/AWQ qweight in I32, bitsandbytes in U8) are
   // dequantised to 16-bit for the matrix products.
-  f.compute = bulk == "F32" || bulk == "F64"       ? "fp32"
-              : bulk == "F16"                      ? "fp16"
-              : bulk.rfind("F8_", 0) == 0          ? "fp8"
-                                                   : "bf16";
+  f.compute = bulk == "F32" || bulk == "F64" ? "fp32"
+              : bulk == "F16"                ? "fp16"
+              : bulk.rfind("F8_", 0) == 0    ? "fp8"
+                                             : "bf16";
   f.level = "safetensors:" + bulk;
   // An lm_head the config calls tied but the files hold (or the reverse) is
   // what the files say.

@@ -64,8 +64,7 @@ std::vector<TrainAlternative> training_alternatives(const TrainRequest& base, do
       for (const auto& a : out) alone |= a.change == all[i].what;
       if (alone) continue;
       double total = training_memory(r).total();
-      if (total <= capacity)
-        out.push_back({all.front().what + " + " + all[i].what, total, true});
+      if (total <= capacity) out.push_back({all.front().what + " + " + all[i].what, total, true});
     }
   }
   return out;

@@ -17,7 +17,6 @@ struct TrainAlternative {
 };
 
 // Those that fit, smallest change first (a single change before a pair).
-std::vector<TrainAlternative> training_alternatives(const TrainRequest& request,
-                                                    double capacity);
+std::vector<TrainAlternative> training_alternatives(const TrainRequest& request, double capacity);
 
 }  // namespace hwaccel::plan

@@ -107,7 +107,8 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
         << rate(e.decode_tok_s_b) << " at batch " << e.batch << " (context " << e.decode_context
         << (c.workload.prompt > 0 || c.workload.gen > 0 ? ", the middle of the generation" : "")
         << "); prefill ";
-      if (e.prompt > 0) o << rate(e.prefill_tok_s_prompt) << " at the prompt's " << e.prompt << ", ";
+      if (e.prompt > 0)
+        o << rate(e.prefill_tok_s_prompt) << " at the prompt's " << e.prompt << ", ";
       o << rate(e.prefill_tok_s_4k) << " at 4096, " << rate(e.prefill_tok_s_32k) << " at 32768\n";
       o << "  decode reads " << gib(e.bytes_per_token)
         << " per token over all devices (weights + KV); efficiencies from the catalogue's perf "

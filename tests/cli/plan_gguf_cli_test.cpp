@@ -33,8 +33,7 @@ TEST(PlanGgufCli, LyingHeaderIsRefusedWithTheByte) {
   GgufWriter w;
   w.lie_tensor_count(std::uint64_t{1} << 40);
   write_text(dir + "/lie.gguf", w.bytes());
-  auto r = run_command(
-      hw("plan --host fixtures/hosts/cpu-only.yaml --model " + dir + "/lie.gguf"));
+  auto r = run_command(hw("plan --host fixtures/hosts/cpu-only.yaml --model " + dir + "/lie.gguf"));
   EXPECT_EQ(r.exit_code, 4);
   EXPECT_EQ(r.err, "error: " + dir + "/lie.gguf: at byte 24: 1099511627776 tensors (at most " +
                        "65536)\n");
@@ -55,8 +54,9 @@ TEST(PlanGgufCli, SafetensorsDirectoryIsPlannedWithItsExactBytes) {
 }
 
 TEST(PlanGgufCli, PromptAndGenLongerThanContextIsAUsageError) {
-  auto r = run_command(hw("plan --host fixtures/hosts/cpu-only.yaml --model Llama-3-8B --context "
-                          "100 --prompt 512"));
+  auto r =
+      run_command(hw("plan --host fixtures/hosts/cpu-only.yaml --model Llama-3-8B --context "
+                     "100 --prompt 512"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "error: --context 100 cannot hold --prompt 512 + --gen 128 = 640 tokens\n");
 }

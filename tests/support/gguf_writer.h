@@ -83,7 +83,14 @@ class GgufWriter {
 
 // ggml type ids used by the tests (ggml.h).
 enum GgmlTypeId : std::uint32_t {
-  kF32 = 0, kF16 = 1, kQ4_0 = 2, kQ8_0 = 8, kQ4_K = 12, kQ6_K = 14, kIQ4_XS = 23, kMXFP4 = 39
+  kF32 = 0,
+  kF16 = 1,
+  kQ4_0 = 2,
+  kQ8_0 = 8,
+  kQ4_K = 12,
+  kQ6_K = 14,
+  kIQ4_XS = 23,
+  kMXFP4 = 39
 };
 
 // Llama-3.1-8B as llama.cpp's Q4_K_M writes it: Q6_K for output.weight and,

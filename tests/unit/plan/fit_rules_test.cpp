@@ -118,11 +118,10 @@ TEST(FitRules, Nvfp4BeforeBlackwellIsRefused) {
 
 TEST(FitRules, QuantAcceptsLlamaCppAndHuggingFaceSpellings) {
   const std::pair<const char*, const char*> cases[] = {
-      {"Q4_0", "q4_0"},         {"Q4_K_M", "q4_k_m"},     {"q4_k", "q4_k_m"},
-      {"f16", "fp16"},          {"F32", "fp32"},          {"BF16", "bf16"},
-      {"bfloat16", "bf16"},     {"float16", "fp16"},      {"float8_e4m3fn", "fp8"},
-      {"IQ4_XS", "iq4_xs"},     {"Q3_K_L", "q3_k_l"},     {"bnb-4bit", "nf4"},
-      {"gptq", "gptq-int4"},    {"AWQ", "awq-int4"},      {"MXFP4", "mxfp4"},
+      {"Q4_0", "q4_0"},         {"Q4_K_M", "q4_k_m"}, {"q4_k", "q4_k_m"},   {"f16", "fp16"},
+      {"F32", "fp32"},          {"BF16", "bf16"},     {"bfloat16", "bf16"}, {"float16", "fp16"},
+      {"float8_e4m3fn", "fp8"}, {"IQ4_XS", "iq4_xs"}, {"Q3_K_L", "q3_k_l"}, {"bnb-4bit", "nf4"},
+      {"gptq", "gptq-int4"},    {"AWQ", "awq-int4"},  {"MXFP4", "mxfp4"},
   };
   for (const auto& [spelling, level] : cases) {
     const QuantLevel* q = find_quant(spelling);
@@ -145,7 +144,7 @@ TEST(FitRules, PromptAndGenSetPrefillLengthAndDecodeContext) {
   const auto& e = r.candidates[*r.chosen].estimate;
   ASSERT_TRUE(e.available);
   EXPECT_EQ(e.prompt, 512);
-  EXPECT_EQ(e.decode_context, 576);  // the middle of the generation
+  EXPECT_EQ(e.decode_context, 576);                        // the middle of the generation
   EXPECT_GT(e.prefill_tok_s_prompt, e.prefill_tok_s_32k);  // short prompts attend less
 }
 

@@ -18,9 +18,9 @@ TEST(Gguf, GgmlTypeSizesAreGgmls) {
   struct Case {
     std::uint32_t id;
     std::uint32_t block, bytes;
-  } cases[] = {{2, 32, 18},   {8, 32, 34},   {10, 256, 84},  {12, 256, 144}, {14, 256, 210},
-               {16, 256, 66}, {19, 256, 50}, {23, 256, 136}, {29, 256, 56},  {30, 1, 2},
-               {39, 32, 17}};
+  } cases[] = {{2, 32, 18},    {8, 32, 34},   {10, 256, 84}, {12, 256, 144},
+               {14, 256, 210}, {16, 256, 66}, {19, 256, 50}, {23, 256, 136},
+               {29, 256, 56},  {30, 1, 2},    {39, 32, 17}};
   for (const auto& c : cases) {
     const GgmlType* t = ggml_type(c.id);
     ASSERT_NE(t, nullptr) << c.id;
@@ -133,8 +133,7 @@ TEST(Gguf, LyingCountsAndSizesAreRefusedBeforeAnyAllocation) {
     EXPECT_NE(r.error.find(b.says), std::string::npos) << r.error;
   }
   EXPECT_NE(parse_gguf("GGML....", "t.gguf").error.find("magic"), std::string::npos);
-  EXPECT_NE(parse_gguf(GgufWriter().bytes(9), "t.gguf").error.find("version 9"),
-            std::string::npos);
+  EXPECT_NE(parse_gguf(GgufWriter().bytes(9), "t.gguf").error.find("version 9"), std::string::npos);
 }
 
 TEST(Gguf, AHugeHeaderSaysItIsLargerThanWhatWasRead) {
