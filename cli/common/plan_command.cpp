@@ -1,5 +1,6 @@
 #include "cli/common/plan_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -10,18 +11,32 @@
 #include "cli/common/plan_svg.h"
 #include "src/host/live_host.h"
 #include "src/host/terminal.h"
+#include "src/plan/gguf.h"
 #include "src/plan/planner.h"
+#include "src/plan/safetensors.h"
 #include "src/registry/reserve.h"
 #include "src/report/plan_report.h"
 
 namespace hwaccel::cli {
 
 void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
-  cmd.add_option("--model", a.model, "A built-in model name (Llama-3-70B) or path/config.json");
+  cmd.add_option("--model", a.model,
+                 "A built-in model name (Llama-3-70B), path/config.json or FILE.gguf (its header "
+                 "only: exact weight bytes)");
   cmd.add_option("--params", a.params, "A bare parameter count (70B) for a Llama-like model");
   cmd.add_option("--quant", a.quant, "Weight format: " + plan::quant_names());
   cmd.add_option("--kv", a.kv, "KV-cache element type: fp16, fp8 or q8_0 (default fp16)");
-  cmd.add_option("--context", a.context, "Tokens per sequence (default 4096)")
+  cmd.add_option("--context", a.context,
+                 "Tokens per sequence held in the KV cache (default 4096, or prompt + gen)")
+      ->check(CLI::Range(1, 10000000))
+      ->each([&a](const std::string&) { a.context_given = true; });
+  cmd.add_option("--prompt", a.prompt,
+                 "Prompt tokens: prefill is estimated at this length (default with --gen: 512, "
+                 "llama-bench's pp512)")
+      ->check(CLI::Range(1, 10000000));
+  cmd.add_option("--gen", a.gen,
+                 "Generated tokens: decode is estimated at the KV length in their middle "
+                 "(default with --prompt: 128, llama-bench's tg128)")
       ->check(CLI::Range(1, 10000000));
   cmd.add_option("--batch", a.batch, "Sequences held at once (default 1)")
       ->check(CLI::Range(1, 100000));
@@ -49,6 +64,22 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
   add_kernel_plan_flags(cmd, a);
 }
 
+bool apply_lengths(const PlanArgs& a, plan::Workload& w) {
+  w.context = a.context;
+  if (a.prompt == 0 && a.gen == 0) return true;
+  w.prompt = a.prompt > 0 ? a.prompt : 512;
+  w.gen = a.gen > 0 ? a.gen : 128;
+  const long long need = static_cast<long long>(w.prompt) + w.gen;
+  if (!a.context_given) {
+    w.context = static_cast<int>(std::min<long long>(need, 10000000));
+  } else if (a.context < need) {
+    std::cerr << "error: --context " << a.context << " cannot hold --prompt " << w.prompt
+              << " + --gen " << w.gen << " = " << need << " tokens\n";
+    return false;
+  }
+  return true;
+}
+
 Loaded load_catalogue(const std::string& file) {
   Loaded l;
   if (file.empty()) {
@@ -74,7 +105,8 @@ Loaded load_catalogue(const std::string& file) {
 
 const plan::QuantLevel* requested_quant(const PlanArgs& a, const Loaded& l, int& exit) {
   std::string qname = a.quant.empty() ? l.spec->dtype : a.quant;
-  const plan::QuantLevel* q = plan::find_quant(qname);
+  const plan::QuantLevel* q =
+      a.quant.empty() && l.file_quant ? &*l.file_quant : plan::find_quant(qname);
   if (!q) {
     std::cerr << "error: --quant " << qname << ": unknown; known: " << plan::quant_names() << "\n";
     exit = kExitUsage;
@@ -88,6 +120,76 @@ const plan::QuantLevel* requested_quant(const PlanArgs& a, const Loaded& l, int&
   return q;
 }
 
+namespace {
+
+bool is_directory(const std::string& path) {
+  LiveHost host;
+  auto kind = host.stat(absolute_path(path));
+  return kind && *kind == FileKind::directory;
+}
+
+// --model DIR: config.json for the shape, the safetensors headers (never the
+// weights) for the exact bytes of every tensor.
+int load_model_dir(const std::string& dir, plan::ModelResult& r) {
+  LiveHost host;
+  const std::string base = absolute_path(dir) + "/";
+  const std::string shown = dir + (dir.empty() || dir.back() == '/' ? "" : "/");
+  auto text = host.read(base + "config.json");
+  if (!text) {
+    std::cerr << "error: --model " << dir << ": " << text.error().message << "\n";
+    return kExitBadInput;
+  }
+  r = plan::parse_hf_config(*text, shown + "config.json");
+  if (!r.spec) {
+    std::cerr << "error: " << r.error << "\n";
+    return kExitBadInput;
+  }
+  auto names = host.list(absolute_path(dir));
+  if (!names) {
+    std::cerr << "error: --model " << dir << ": " << names.error().message << "\n";
+    return kExitBadInput;
+  }
+  std::vector<plan::SafetensorsTensor> tensors;
+  std::size_t files = 0;
+  for (const auto& n : *names) {
+    if (n.size() <= 12 || n.substr(n.size() - 12) != ".safetensors") continue;
+    if (++files > plan::kMaxSafetensorsFiles) {
+      std::cerr << "error: --model " << dir << ": more than " << plan::kMaxSafetensorsFiles
+                << " .safetensors files\n";
+      return kExitBadInput;
+    }
+    auto parsed = plan::SafetensorsResult{};
+    for (std::uint64_t want = 8;;) {
+      auto head = host.read_head(base + n, want);
+      if (!head) {
+        std::cerr << "error: --model " << shown + n << ": " << head.error().message << "\n";
+        return kExitBadInput;
+      }
+      parsed = plan::parse_safetensors(*head, shown + n);
+      if (!parsed.need_bytes || want > 8) break;
+      want = 8 + *parsed.need_bytes;
+    }
+    if (!parsed.header) {
+      std::cerr << "error: " << parsed.error << "\n";
+      return kExitBadInput;
+    }
+    if (tensors.size() + parsed.header->tensors.size() > plan::kMaxSafetensorsTensors) {
+      std::cerr << "error: --model " << dir << ": more than " << plan::kMaxSafetensorsTensors
+                << " tensors\n";
+      return kExitBadInput;
+    }
+    for (auto& t : parsed.header->tensors) tensors.push_back(std::move(t));
+  }
+  if (files == 0) {
+    r.spec->assumptions.push_back(shown + ": no .safetensors files; sizes from config.json");
+    return kExitOk;
+  }
+  plan::set_safetensors_weights(*r.spec, tensors);
+  return kExitOk;
+}
+
+}  // namespace
+
 int load_model(const std::string& model, const std::string& params, Loaded& out) {
   if (model.empty() == params.empty()) {
     std::cerr << "error: give one of --model NAME|config.json or --params COUNT\n";
@@ -100,6 +202,28 @@ int load_model(const std::string& model, const std::string& params, Loaded& out)
       std::cerr << "error: " << r.error << "\n";
       return kExitUsage;
     }
+  } else if (is_directory(model)) {
+    if (int rc = load_model_dir(model, r); rc != kExitOk) return rc;
+    out.file_quant = plan::file_quant_level(*r.spec);
+  } else if (model.size() > 5 && model.substr(model.size() - 5) == ".gguf") {
+    // The header only: metadata and tensor infos, never the weights.
+    LiveHost host;
+    auto head = host.read_head(absolute_path(model), plan::kMaxGgufHeadBytes);
+    if (!head) {
+      std::cerr << "error: --model " << model << ": " << head.error().message << "\n";
+      return kExitBadInput;
+    }
+    auto parsed = plan::parse_gguf(*head, model);
+    if (!parsed.header) {
+      std::cerr << "error: " << parsed.error << "\n";
+      return kExitBadInput;
+    }
+    r = plan::model_from_gguf(*parsed.header, model);
+    if (!r.spec) {
+      std::cerr << "error: " << r.error << "\n";
+      return kExitBadInput;
+    }
+    out.file_quant = plan::file_quant_level(*r.spec);
   } else if (model.find('/') != std::string::npos ||
              (model.size() > 5 && model.substr(model.size() - 5) == ".json")) {
     LiveHost host;
@@ -166,7 +290,7 @@ int run_plan(const PlanArgs& a) {
   plan::PlanRequest req;
   req.spec = *l.spec;
   req.quant = *q;
-  req.workload.context = a.context;
+  if (!apply_lengths(a, req.workload)) return kExitUsage;
   req.workload.batch = a.batch;
   req.workload.kv = a.kv;
   req.decode_batch = a.decode_batch;

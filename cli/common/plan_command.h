@@ -9,6 +9,7 @@
 
 #include "src/plan/catalogue.h"
 #include "src/plan/devices.h"
+#include "src/plan/footprint.h"
 #include "src/plan/model_spec.h"
 #include "src/plan/quant.h"
 
@@ -21,6 +22,9 @@ struct PlanArgs {
   std::string quant;   // empty: the model's published dtype
   std::string kv = "fp16";
   int context = 4096;
+  bool context_given = false;  // --context on the command line
+  int prompt = 0;              // --prompt N (0: not given)
+  int gen = 0;                 // --gen N (0: not given)
   int batch = 1;
   int decode_batch = 32;
   std::string host_path;
@@ -42,6 +46,9 @@ struct PlanArgs {
 };
 
 void add_plan_flags(CLI::App& command, PlanArgs& args);
+// --context, --prompt, --gen into the workload; false (message printed) when
+// --context cannot hold the prompt and the generation.
+bool apply_lengths(const PlanArgs& args, plan::Workload& workload);
 int run_plan(const PlanArgs& args);
 
 // Shared with `train` and `cost`.
@@ -49,6 +56,7 @@ struct Loaded {
   int exit = 0;
   std::optional<plan::Catalogue> catalogue;
   std::optional<plan::ModelSpec> spec;
+  std::optional<plan::QuantLevel> file_quant;  // a GGUF's own weights, exact
   std::optional<plan::DeviceSet> devices;
   std::string source;
   std::string reserve_text;

@@ -7,6 +7,7 @@
 
 #include "cli/common/exit_codes.h"
 #include "src/plan/training.h"
+#include "src/plan/training_fit.h"
 #include "src/report/table.h"
 
 namespace hwaccel::cli {
@@ -85,6 +86,8 @@ int run_train(const TrainArgs& a) {
   double capacity = devs.front()->capacity;
   bool enough_devices = n <= static_cast<int>(devs.size());
   bool fits = t.total() <= capacity && enough_devices;
+  std::vector<plan::TrainAlternative> alternatives;
+  if (!fits && enough_devices) alternatives = plan::training_alternatives(req, capacity);
   if (a.plan.json) {
     nlohmann::json j{{"schema", "hwaccel-train/1"},
                      {"model", req.model.name},
@@ -106,6 +109,12 @@ int run_train(const TrainArgs& a) {
                      {"usable_bytes", std::llround(capacity)},
                      {"fits", fits},
                      {"notes", t.notes}};
+    if (!fits && enough_devices) {
+      nlohmann::json alt = nlohmann::json::array();
+      for (const auto& x : alternatives)
+        alt.push_back({{"change", x.change}, {"total_bytes", std::llround(x.total)}});
+      j["would_fit"] = alt;
+    }
     std::cout << j.dump(2) << "\n";
   } else {
     std::ostringstream o;
@@ -127,6 +136,13 @@ int run_train(const TrainArgs& a) {
       << " -> " << (fits ? "fits" : "does not fit");
     if (!enough_devices) o << " (asked for " << n << " devices, have " << devs.size() << ")";
     o << "\n";
+    if (!fits && enough_devices) {
+      if (alternatives.empty())
+        o << "would fit: nothing of checkpointing, ZeRO, micro-batch 1, QLoRA or seq down to 512 "
+             "(with checkpointing or alone)\n";
+      for (const auto& x : alternatives)
+        o << "would fit: " << x.change << " (" << plan::gib(x.total) << " per device)\n";
+    }
     std::cout << o.str();
   }
   return fits ? kExitOk : kExitDoesNotFit;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,6 +55,13 @@ class Host {
   virtual ~Host() = default;
   // Whole contents, read to EOF (never by stat size: sysfs lies about sizes).
   virtual Result<std::string> read(std::string_view path) = 0;
+  // At most the first `max_bytes` of a file (a model file's header: never its
+  // weights). Hosts that hold only small files read it whole and cut it.
+  virtual Result<std::string> read_head(std::string_view path, std::size_t max_bytes) {
+    auto whole = read(path);
+    if (!whole || whole->size() <= max_bytes) return whole;
+    return whole->substr(0, max_bytes);
+  }
   // Names in a directory, sorted, without "." and "..".
   virtual Result<std::vector<std::string>> list(std::string_view dir) = 0;
   virtual Result<std::string> readlink(std::string_view path) = 0;

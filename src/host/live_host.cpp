@@ -175,6 +175,27 @@ Result<std::string> LiveHost::read(std::string_view path) {
   return read_to_eof(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW, sysfs);
 }
 
+Result<std::string> LiveHost::read_head(std::string_view path, std::size_t max_bytes) {
+  auto real = real_path(options_.root, path, /*follow_last=*/true);
+  if (!real.ok()) return real.error();
+  if (auto special = refuse_special_file(*real, path, /*follow_last=*/options_.root.empty()))
+    return *special;
+  auto opened = open_regular_file(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW);
+  if (!opened) return opened.error();
+  FdCloser closer(opened->fd);
+  std::string text;
+  char buffer[64 * 1024];
+  while (text.size() < max_bytes) {
+    const std::size_t want = std::min(sizeof buffer, max_bytes - text.size());
+    ssize_t n = ::read(opened->fd, buffer, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error(errno, path);
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
 Result<std::vector<std::string>> LiveHost::list(std::string_view dir) {
   auto real = real_path(options_.root, dir, /*follow_last=*/true);
   if (!real.ok()) return real.error();

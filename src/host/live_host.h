@@ -22,6 +22,7 @@ class LiveHost : public Host {
   explicit LiveHost(LiveHostOptions options = {});
 
   Result<std::string> read(std::string_view path) override;
+  Result<std::string> read_head(std::string_view path, std::size_t max_bytes) override;
   Result<std::vector<std::string>> list(std::string_view dir) override;
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;

@@ -77,6 +77,8 @@ const Sku* Catalogue::match(const Entry& entry) const {
   std::size_t best_len = 0;
   for (const auto& s : skus) {
     if ((s.type == "cpu") != (entry.type == DeviceType::cpu)) continue;
+    // "Apple M2 Ultra Neural Engine" names the SoC, not the GPU SKU of that name.
+    if (s.type == "gpu" && entry.type == DeviceType::npu) continue;
     auto len = match_length(s, entry.name);
     if (len > best_len) best = &s, best_len = len;
   }
@@ -102,9 +104,9 @@ constexpr double kMaxOverheadUs = 1e6;  // a second per layer
 
 // The numeric fields of a [[sku]] that need a `sources` entry when present.
 const std::set<std::string>& sourced_fields() {
-  static const std::set<std::string> f{"memory_gb",     "bandwidth_gbs",   "peak_tflops",
-                                       "compute_units", "usable_fraction", "fabric_gbs",
-                                       "host_link_gbs"};
+  static const std::set<std::string> f{"memory_gb",       "memory_gib",    "bandwidth_gbs",
+                                       "peak_tflops",     "compute_units", "usable_fraction",
+                                       "fabric_gbs",      "host_link_gbs"};
   return f;
 }
 
@@ -160,6 +162,7 @@ Sku read_sku(const TableReader& r) {
                 "match",
                 "pci",
                 "memory_gb",
+                "memory_gib",
                 "memory_type",
                 "unified",
                 "usable_fraction",
@@ -190,11 +193,18 @@ Sku read_sku(const TableReader& r) {
     if (colon == std::string::npos) r.fail("pci", "\"" + p + "\": expected VVVV:DDDD in hex");
     s.pci.emplace_back(hex16(r, p.substr(0, colon)), hex16(r, p.substr(colon + 1)));
   }
-  // 0 only for a CPU, whose memory comes from detection.
-  double gb = r.number_in("memory_gb", 0, kMaxMemoryGb, "GB");
+  // 0 only for a CPU, whose memory comes from detection. DRAM, GDDR, HBM and
+  // LPDDR come in binary sizes: a "24 GB" RTX 4090 has 24 GiB, so such products
+  // say memory_gib; memory_gb (decimal) is for figures measured in bytes.
+  if (r.has("memory_gb") == r.has("memory_gib"))
+    r.fail(r.has("memory_gb") ? "memory_gib" : "memory_gb",
+           "expected exactly one of memory_gb (decimal GB) or memory_gib (binary GiB)");
+  const bool binary = r.has("memory_gib");
+  const char* mem_key = binary ? "memory_gib" : "memory_gb";
+  double gb = r.number_in(mem_key, 0, kMaxMemoryGb, binary ? "GiB" : "GB");
   if (gb == 0 && s.type != "cpu")
-    r.fail("memory_gb", "0: a " + s.type + " needs its memory size (0 is for a cpu only)");
-  s.memory_bytes = gb * 1e9;
+    r.fail(mem_key, "0: a " + s.type + " needs its memory size (0 is for a cpu only)");
+  s.memory_bytes = gb * (binary ? 1024.0 * 1024 * 1024 : 1e9);
   s.memory_type = r.text("memory_type");
   s.unified = r.boolean_or("unified", false);
   s.usable_fraction = r.number("usable_fraction");

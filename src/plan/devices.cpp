@@ -48,16 +48,32 @@ PlanDevice from_entry(const Entry& e, const Catalogue& c, double reserve) {
   d.unified = e.memory.kind == MemoryKind::unified;
   d.total_bytes =
       e.memory.total_bytes ? double(*e.memory.total_bytes) : (d.sku ? d.sku->memory_bytes : 0);
-  if (e.memory.working_set_limit_bytes)
-    d.total_bytes = std::min(d.total_bytes, double(*e.memory.working_set_limit_bytes));
   if (e.memory.free_bytes) d.free_bytes = double(*e.memory.free_bytes);
   if (d.sku) d.usable_fraction = d.sku->usable_fraction;
+  // A detected working-set limit (Metal's recommendedMaxWorkingSetSize) is
+  // already what a runtime may take; the catalogue's fraction stands for that
+  // limit on --add devices and must not discount it a second time.
+  if (e.memory.working_set_limit_bytes) {
+    d.total_bytes = std::min(d.total_bytes, double(*e.memory.working_set_limit_bytes));
+    d.usable_fraction = 1.0;
+  }
   d.reserve_bytes = reserve;
   set_capacity(d);
   return d;
 }
 
 }  // namespace
+
+std::optional<std::string> not_a_place_for_weights(const Entry& e) {
+  // An NPU on a SoC (Apple's Neural Engine, Intel's NPU) has no memory of its
+  // own: it reads the unified memory the GPU and CPU already count, and the
+  // runtimes that plan here (llama.cpp, MLX, vLLM) do not run on it.
+  if (e.type == DeviceType::npu && e.memory.kind == MemoryKind::unified)
+    return std::string(
+        "not a place for weights: an NPU without memory of its own (it shares the unified "
+        "memory the GPU and CPU already count, and no LLM runtime planned here runs on it)");
+  return std::nullopt;
+}
 
 DeviceSet synthetic_devices(const Sku& sku, int count, double reserve, double host_memory) {
   DeviceSet set;
@@ -100,9 +116,15 @@ DeviceSetResult build_devices(const Detection& det, const Catalogue& c, const De
   DeviceSet set;
   std::set<std::string> seen_physical;
   std::vector<PlanDevice> all;
+  std::vector<std::pair<std::string, std::string>> not_for_weights;  // label, why
   for (const auto& e : det.entries) {
     if (e.status != EntryStatus::ready || e.partitioned) continue;
     if (!seen_physical.insert(e.physical_id).second) continue;  // a twin seen through another API
+    if (auto why = not_a_place_for_weights(e)) {
+      not_for_weights.emplace_back(entry_label(e), *why);
+      set.notes.push_back(entry_label(e) + " " + e.name + ": left out, " + *why);
+      continue;
+    }
     all.push_back(from_entry(e, c, o.reserve_bytes));
   }
   auto known_labels = [&] {
@@ -114,6 +136,12 @@ DeviceSetResult build_devices(const Detection& det, const Catalogue& c, const De
   if (!o.on.empty()) {
     for (const auto& label : o.on) {
       auto it = std::find_if(all.begin(), all.end(), [&](auto& d) { return d.label == label; });
+      auto npu = std::find_if(not_for_weights.begin(), not_for_weights.end(),
+                              [&](auto& p) { return p.first == label; });
+      if (npu != not_for_weights.end()) {
+        r.error = "--on " + label + ": " + npu->second;
+        return r;
+      }
       if (it == all.end()) {
         r.error = "--on " + label + ": no ready device with that name; ready:" + known_labels();
         return r;

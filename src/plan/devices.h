@@ -55,6 +55,10 @@ struct DeviceSetResult {
   std::string error;  // an unknown label or SKU, listing what is known
 };
 
+// Why a detected device cannot hold weights (an NPU sharing the SoC's unified
+// memory); nullopt when it can.
+std::optional<std::string> not_a_place_for_weights(const Entry& entry);
+
 DeviceSetResult build_devices(const Detection& detection, const Catalogue& catalogue,
                               const DeviceOptions& options);
 

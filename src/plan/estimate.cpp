@@ -161,13 +161,20 @@ Estimate estimate(const Plan& plan, const ModelCost& c, const DeviceSet& set, co
                   int batch) {
   Estimate e;
   e.batch = batch;
-  int context = c.workload.context;
+  int context = c.workload.decode_context();
+  e.decode_context = context;
   auto t1 = decode_step_seconds(plan, c, set, cat, 1, context, &e.missing);
   if (!t1) return e;
   auto tb = decode_step_seconds(plan, c, set, cat, batch, context);
   auto p4 = prefill_seconds(plan, c, set, cat, 4096);
   auto p32 = prefill_seconds(plan, c, set, cat, 32768);
   if (!tb || !p4 || !p32) return e;
+  if (c.workload.prompt > 0) {
+    auto pp = prefill_seconds(plan, c, set, cat, c.workload.prompt);
+    if (!pp) return e;
+    e.prompt = c.workload.prompt;
+    e.prefill_tok_s_prompt = c.workload.prompt / *pp;
+  }
   e.available = true;
   e.decode_tok_s_1 = 1 / *t1;
   e.decode_tok_s_b = batch / *tb;

@@ -23,6 +23,9 @@ struct Estimate {
   int batch = 1;
   double prefill_tok_s_4k = 0;
   double prefill_tok_s_32k = 0;
+  int prompt = 0;  // --prompt given: prefill at that length too
+  double prefill_tok_s_prompt = 0;
+  int decode_context = 0;       // the KV length the decode figures are at
   double bytes_per_token = 0;   // batch 1, the slowest path summed over stages
   double comm_s_per_token = 0;  // batch 1, all-reduces and stage hops
   std::string bound_1;          // "memory" | "compute" at batch 1 (first stage)

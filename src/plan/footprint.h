@@ -14,6 +14,11 @@ struct Workload {
   int batch = 1;       // sequences decoded together
   std::string kv = "fp16";
   int prefill_chunk = 512;  // tokens processed per step at prefill (llama.cpp n_ubatch)
+  // --prompt/--gen (0: not given): prefill is estimated at `prompt` tokens and
+  // decode at the KV length it averages over, prompt + gen / 2.
+  int prompt = 0;
+  int gen = 0;
+  int decode_context() const { return prompt > 0 || gen > 0 ? prompt + gen / 2 : context; }
 };
 
 // CUDA/HIP context, cuBLAS/rocBLAS workspace, allocator slack: per accelerator.

@@ -166,6 +166,10 @@ ModelResult parse_hf_config(std::string_view text, const std::string& file) {
     m.hidden = r.positive("hidden_size");
     m.heads = r.positive("num_attention_heads");
     m.kv_heads = r.positive_or("num_key_value_heads", m.heads);
+    if (!r.has("num_key_value_heads") && !r.has("kv_lora_rank"))
+      m.assumptions.push_back("no num_key_value_heads: full multi-head attention assumed (" +
+                              std::to_string(m.heads) +
+                              " KV heads, as transformers does); a GQA model needs the key");
     if (m.heads % m.kv_heads != 0)
       r.fail("num_key_value_heads",
              "must divide num_attention_heads (" + std::to_string(m.heads) + ")");
@@ -176,6 +180,10 @@ ModelResult parse_hf_config(std::string_view text, const std::string& file) {
              "positive integer)");
     m.vocab = r.positive("vocab_size");
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+    if (!r.has("tie_word_embeddings"))
+      m.assumptions.push_back(
+          "no tie_word_embeddings: an untied lm_head assumed (its own vocab x hidden weights; "
+          "transformers' default depends on model_type: false for Llama, true for Gemma)");
     m.experts = r.non_negative_or("num_local_experts", 0);
     if (m.experts == 0) m.experts = r.non_negative_or("num_experts", 0);
     if (m.experts == 0) m.experts = r.non_negative_or("n_routed_experts", 0);

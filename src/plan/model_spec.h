@@ -9,6 +9,20 @@
 
 namespace hwaccel::plan {
 
+// Exact weight bytes read from a model file's header (GGUF tensor infos):
+// planned as they are when no other --quant is asked for.
+struct FileWeights {
+  std::string level = "gguf";    // the quant level's name in reports
+  double total = 0;              // bytes of every tensor
+  double elements = 0;           // values of every tensor
+  double embedding = 0;          // token_embd.weight
+  double head = 0;               // output.weight (0: tied)
+  double experts = 0;            // routed experts (*_exps tensors)
+  std::string compute = "int8";  // the format the bulk of the bytes computes in
+  std::string mix;               // "Q4_K 3.9 GiB, Q6_K 0.6 GiB, ..." (by bytes)
+  int tensors = 0;
+};
+
 struct ModelSpec {
   std::string name;
   std::string origin;  // "built-in", the config.json path, or "--params 70B"
@@ -39,6 +53,7 @@ struct ModelSpec {
   std::string dtype = "bf16";          // the weights as published
   std::optional<double> params_given;  // --params: the count the user gave
   std::vector<std::string> assumptions;
+  std::optional<FileWeights> file_weights;
 
   bool moe() const { return experts > 0; }
   bool mla() const { return kv_lora_rank > 0; }

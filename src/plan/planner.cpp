@@ -40,9 +40,26 @@ int fits_on_count(const PlanRequest& request, const Sku& sku, const Catalogue& c
   return 0;
 }
 
-PlanResult make_plan(const PlanRequest& req, const DeviceSet& set, const Catalogue& cat,
+PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catalogue& cat,
                      bool with_alternatives) {
   PlanResult r;
+  // Devices that cannot run the format hold nothing (same indices as `given`).
+  DeviceSet set = given;
+  std::vector<std::pair<std::string, std::string>> refused;  // why, labels
+  for (auto& d : set.devices) {
+    if (d.sku == nullptr && !d.cpu) continue;  // unknown: nothing to say
+    if (auto why = unsupported_on(req.quant, d.sku)) {
+      d.capacity = 0;
+      auto it =
+          std::find_if(refused.begin(), refused.end(), [&](auto& p) { return p.first == *why; });
+      if (it == refused.end())
+        refused.emplace_back(*why, d.label);
+      else
+        it->second += ", " + d.label;
+    }
+  }
+  for (const auto& [why, labels] : refused)
+    r.notes.push_back(labels + ": " + req.quant.name + " refused: " + why);
   r.cost = model_cost(req.spec, req.quant, req.workload);
   r.needs = r.cost.footprint.total();
   bool any_accel = false;
@@ -77,6 +94,7 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& set, const Catalog
     }
   } else {
     r.why = "does not fit: needs " + gib(r.needs) + ", has " + gib(r.has);
+    if (!refused.empty()) r.why += " (the devices that cannot run " + req.quant.name + " count 0)";
   }
   if (!with_alternatives) return r;
   // Quantisation levels that fit here, best quality first.
@@ -88,11 +106,11 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& set, const Catalog
     if (published && q.bits > published->bits) continue;
     PlanRequest alt = req;
     alt.quant = q;
-    auto a = make_plan(alt, set, cat, false);
+    auto a = make_plan(alt, given, cat, false);
     if (!a.fits()) continue;
     const auto& c = a.candidates[*a.chosen];
-    r.quant_fits.push_back(
-        {q.name, a.needs, c.plan.label(set), c.estimate.available ? c.estimate.decode_tok_s_1 : 0});
+    r.quant_fits.push_back({q.name, a.needs, c.plan.label(given),
+                            c.estimate.available ? c.estimate.decode_tok_s_1 : 0});
   }
   if (!r.fits()) {
     for (const auto& sku : cat.skus) {

@@ -39,6 +39,7 @@ struct PlanResult {
   double has = 0;                    // sum of the capacities the plans could use
   std::vector<QuantFit> quant_fits;  // best first; [0] is the suggestion
   std::vector<std::string> fits_on;  // "h200-sxm x1" (when it does not fit here)
+  std::vector<std::string> notes;    // devices refused for the format, with the reason
   bool fits() const { return chosen.has_value(); }
 };
 

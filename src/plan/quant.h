@@ -29,7 +29,13 @@ struct QuantLevel {
 // In order of quality, best first (fp32 last: no better than bf16 for inference).
 const std::vector<QuantLevel>& quant_levels();
 const QuantLevel* find_quant(std::string_view name);
+// Case-insensitive; also llama.cpp's (Q4_K_M, F16) and Hugging Face's
+// (bfloat16, float8_e4m3fn, bnb-4bit) spellings.
 std::string quant_names();  // "fp32, bf16, ..."
+
+// Why a device cannot run this level at all (fp8 without FP8 units, nvfp4
+// before Blackwell); nullopt when it can. `sku` nullptr: a CPU not in the catalogue.
+std::optional<std::string> unsupported_on(const QuantLevel& q, const Sku* sku);
 
 // Weight bytes of the whole model, and of what one decode token reads.
 struct WeightBytes {
@@ -42,7 +48,12 @@ struct WeightBytes {
   double head = 0;            // lm_head (last stage); the tied table when tied
   double head_read = 0;       // what the output projection reads per token
 };
+// A spec with file_weights and q named like them: the file's exact bytes.
 WeightBytes weight_bytes(const ModelSpec& spec, const ParamCounts& counts, const QuantLevel& q);
+
+// The level of a model file's own weights (exact bytes, average bpw); nullopt
+// without file_weights.
+std::optional<QuantLevel> file_quant_level(const ModelSpec& spec);
 
 // The format a device runs this level in: the level's own if native, else the
 // best native fallback (bf16, fp16, fp32), with a note when it falls back.

@@ -57,7 +57,10 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
   for (const auto& a : m.assumptions) o << "  assumption: " << a << "\n";
   o << "request: weights " << c.quant.name << " (" << fixed(c.quant.bits, 2) << " bpw; "
     << c.quant.note << "), KV " << c.workload.kv << ", context " << c.workload.context << ", batch "
-    << c.workload.batch << "\n";
+    << c.workload.batch;
+  if (c.workload.prompt > 0 || c.workload.gen > 0)
+    o << ", prompt " << c.workload.prompt << ", gen " << c.workload.gen;
+  o << "\n";
   o << "devices: " << ctx.source << ", catalogue " << ctx.catalogue << ", reserve " << ctx.reserve
     << "\n\n";
 
@@ -71,6 +74,7 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
   }
   o << devices.render();
   for (const auto& n : set.notes) o << "  note: " << n << "\n";
+  for (const auto& n : r.notes) o << "  note: " << n << "\n";
   o << "\n";
 
   const auto& f = c.footprint;
@@ -100,9 +104,12 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
     const auto& e = ch.estimate;
     if (e.available) {
       o << "estimate: decode " << rate(e.decode_tok_s_1) << " at batch 1, "
-        << rate(e.decode_tok_s_b) << " at batch " << e.batch << " (context " << c.workload.context
-        << "); prefill " << rate(e.prefill_tok_s_4k) << " at 4096, " << rate(e.prefill_tok_s_32k)
-        << " at 32768\n";
+        << rate(e.decode_tok_s_b) << " at batch " << e.batch << " (context " << e.decode_context
+        << (c.workload.prompt > 0 || c.workload.gen > 0 ? ", the middle of the generation" : "")
+        << "); prefill ";
+      if (e.prompt > 0)
+        o << rate(e.prefill_tok_s_prompt) << " at the prompt's " << e.prompt << ", ";
+      o << rate(e.prefill_tok_s_4k) << " at 4096, " << rate(e.prefill_tok_s_32k) << " at 32768\n";
       o << "  decode reads " << gib(e.bytes_per_token)
         << " per token over all devices (weights + KV); efficiencies from the catalogue's perf "
            "classes\n";
@@ -182,6 +189,10 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
                     {"kv", c.workload.kv},
                     {"context", c.workload.context},
                     {"batch", c.workload.batch}};
+  if (c.workload.prompt > 0 || c.workload.gen > 0) {
+    doc["request"]["prompt"] = c.workload.prompt;
+    doc["request"]["gen"] = c.workload.gen;
+  }
   json devices = json::array();
   for (const auto& d : set.devices) {
     devices.push_back({{"label", d.label},
@@ -194,7 +205,9 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
                        {"bandwidth_bytes_s", std::llround(d.bandwidth())}});
   }
   doc["devices"] = devices;
-  doc["notes"] = set.notes;
+  std::vector<std::string> notes = set.notes;
+  notes.insert(notes.end(), r.notes.begin(), r.notes.end());
+  doc["notes"] = notes;
   const auto& f = c.footprint;
   doc["footprint"] = {{"weights_bytes", std::llround(f.weights)},
                       {"kv_cache_bytes", std::llround(f.kv_cache)},
@@ -235,6 +248,12 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
                        {"batch", e.batch},
                        {"prefill_tok_s_4096", round1(e.prefill_tok_s_4k)},
                        {"prefill_tok_s_32768", round1(e.prefill_tok_s_32k)}};
+      if (e.prompt > 0) {
+        p["estimate"]["prompt"] = e.prompt;
+        p["estimate"]["prefill_tok_s_prompt"] = round1(e.prefill_tok_s_prompt);
+      }
+      if (c.workload.prompt > 0 || c.workload.gen > 0)
+        p["estimate"]["decode_context"] = e.decode_context;
     } else {
       p["estimate"] = nullptr;
       p["no_estimate"] = e.missing;

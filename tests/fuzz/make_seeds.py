@@ -351,6 +351,44 @@ def from_sources(seeds):
                 seeds.add("model_config", text)
     for text in fenced(read("docs/planning.md"), "json"):
         seeds.add("model_config", text)
+    for layers, moe in ((2, False), (1, True)):
+        seeds.add("model_file", gguf_seed(layers, moe))
+    import json
+    import struct
+    header = json.dumps({"__metadata__": {"format": "pt"},
+                         "model.embed_tokens.weight": {"dtype": "BF16", "shape": [32, 16],
+                                                       "data_offsets": [0, 1024]}}).encode()
+    seeds.add("model_file", struct.pack("<Q", len(header)) + header)
+
+
+def gguf_seed(layers, moe):
+    """A small GGUF header (ggml/docs/gguf.md): llama metadata and tensor infos."""
+    import struct
+
+    def s(text):
+        b = text.encode()
+        return struct.pack("<Q", len(b)) + b
+
+    kv = [s("general.architecture") + struct.pack("<I", 8) + s("llama")]
+    for key, value in (("block_count", layers), ("embedding_length", 256),
+                       ("feed_forward_length", 512), ("attention.head_count", 4),
+                       ("attention.head_count_kv", 2), ("vocab_size", 32)):
+        kv.append(s("llama." + key) + struct.pack("<II", 4, value))
+    if moe:
+        kv.append(s("llama.expert_count") + struct.pack("<II", 4, 4))
+        kv.append(s("llama.expert_used_count") + struct.pack("<II", 4, 2))
+    kv.append(s("tokenizer.ggml.tokens") + struct.pack("<IIQ", 9, 8, 2) + s("a") + s("b"))
+    tensors = [("token_embd.weight", (256, 32), 12), ("output.weight", (256, 32), 14)]
+    for i in range(layers):
+        tensors.append(("blk.%d.attn_q.weight" % i, (256, 256), 12))
+        tensors.append(("blk.%d.attn_norm.weight" % i, (256,), 0))
+        if moe:
+            tensors.append(("blk.%d.ffn_up_exps.weight" % i, (256, 512, 4), 39))
+    infos = b""
+    for name, shape, kind in tensors:
+        infos += s(name) + struct.pack("<I", len(shape)) + b"".join(struct.pack("<Q", d) for d in shape)
+        infos += struct.pack("<IQ", kind, 0)
+    return b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kv)) + b"".join(kv) + infos
 
 
 def from_regressions(seeds):

@@ -48,6 +48,8 @@ const Case kCases[] = {
      "train --host fixtures/hosts/dgx-h100.yaml --model Llama-3-8B --method full --zero 3", 0},
     {"train-llama3-70b-qlora--gx10",
      "train --host fixtures/hosts/gx10.yaml --model Llama-3-70B --method qlora --checkpointing", 0},
+    {"train-llama3-70b-lora-zero3--dgx-h100",
+     "train --host fixtures/hosts/dgx-h100.yaml --model Llama-3-70B --method lora --zero 3", 11},
     {"cost-llama3-70b", "cost --model Llama-3-70B", 0},
 };
 

@@ -1,0 +1,167 @@
+// The fit decisions that were wrong once: the Neural Engine offered for
+// weights, Apple memory discounted twice, binary memory read as decimal,
+// formats a device cannot compute accepted silently.
+#include <gtest/gtest.h>
+
+#include "src/plan/planner.h"
+#include "src/registry/detection.h"
+#include "src/registry/selection.h"
+
+namespace hwaccel::plan {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr double kReserve = 3584.0 * 1024 * 1024;
+
+PlanRequest request(const char* model, const char* quant) {
+  PlanRequest r;
+  r.spec = *builtin_model(model).spec;
+  r.quant = *find_quant(quant);
+  return r;
+}
+
+// A Mac Studio M2 Ultra 192 GB as the Apple probe reports it.
+Detection mac_studio() {
+  Detection d;
+  Entry gpu;
+  gpu.backend = "apple";
+  gpu.index = 0;
+  gpu.type = DeviceType::gpu;
+  gpu.name = "Apple M2 Ultra (76-core GPU)";
+  gpu.physical_id = "soc:Apple M2 Ultra:gpu";
+  gpu.memory.kind = MemoryKind::unified;
+  gpu.memory.total_bytes = 192ull << 30;
+  gpu.memory.working_set_limit_bytes = 147456ull << 20;  // llama.cpp's log: 147456.00 MB
+  Entry ane = gpu;
+  ane.index = 1;
+  ane.type = DeviceType::npu;
+  ane.name = "Apple M2 Ultra Neural Engine (32-core)";
+  ane.physical_id = "soc:Apple M2 Ultra:ane";
+  ane.memory.working_set_limit_bytes.reset();
+  d.entries = {gpu, ane};
+  return d;
+}
+
+TEST(FitRules, TheNeuralEngineIsNotAPlaceForWeights) {
+  const auto& cat = builtin_catalogue();
+  Detection det = mac_studio();
+  EXPECT_EQ(cat.match(det.entries[1]), nullptr) << "the ANE must not get the GPU's SKU";
+  auto built = build_devices(det, cat, {});
+  ASSERT_TRUE(built.set);
+  ASSERT_EQ(built.set->devices.size(), 1u);
+  EXPECT_EQ(built.set->devices[0].sku_id(), "apple-m2-ultra");
+  bool said = false;
+  for (const auto& n : built.set->notes) said |= n.find("not a place for weights") != n.npos;
+  EXPECT_TRUE(said);
+  // Asking for it by name says why instead of planning on it.
+  DeviceOptions only_ane;
+  only_ane.on = {entry_label(det.entries[1])};
+  auto refused = build_devices(det, cat, only_ane);
+  EXPECT_FALSE(refused.set);
+  EXPECT_NE(refused.error.find("not a place for weights"), std::string::npos) << refused.error;
+}
+
+TEST(FitRules, AppleWorkingSetLimitIsNotDiscountedTwice) {
+  const auto& cat = builtin_catalogue();
+  auto built = build_devices(mac_studio(), cat, {});
+  ASSERT_TRUE(built.set);
+  const auto& gpu = built.set->devices[0];
+  EXPECT_DOUBLE_EQ(gpu.usable_fraction, 1.0);
+  EXPECT_DOUBLE_EQ(gpu.capacity, 144 * kGiB);  // the limit itself (no reserve asked here)
+}
+
+TEST(FitRules, ProductsSoldInGbOfChipsAreGib) {
+  const auto& cat = builtin_catalogue();
+  EXPECT_DOUBLE_EQ(cat.find("rtx-4090")->memory_bytes, 24 * kGiB);
+  EXPECT_DOUBLE_EQ(cat.find("apple-m2-ultra")->memory_bytes, 192 * kGiB);
+  EXPECT_DOUBLE_EQ(cat.find("mi300x")->memory_bytes, 192 * kGiB);
+  // Measured byte counts stay decimal: nvidia-smi's 81559 MiB on an H100.
+  EXPECT_NEAR(cat.find("h100-sxm")->memory_bytes / (1024.0 * 1024), 81559, 1);
+}
+
+TEST(FitRules, SeventyBF16FitsOnAnAddedM2UltraWhereItWasMeasuredRunning) {
+  const auto& cat = builtin_catalogue();
+  DeviceSet set = synthetic_devices(*cat.find("apple-m2-ultra"), 1, kReserve);
+  auto r = make_plan(request("Llama-2-70B", "f16"), set, cat);
+  EXPECT_TRUE(r.fits()) << r.why;
+  // 192 GiB x 0.75 = 144 GiB, Metal's limit on that machine.
+  EXPECT_DOUBLE_EQ(set.devices[0].capacity, 144 * kGiB - kReserve);
+}
+
+TEST(FitRules, Fp8OnAmpereAndAppleIsRefusedWithTheReason) {
+  const auto& cat = builtin_catalogue();
+  for (const char* sku : {"a100-80gb", "apple-m2-ultra"}) {
+    DeviceSet set = synthetic_devices(*cat.find(sku), 1, kReserve);
+    auto r = make_plan(request("Llama-3-8B", "fp8"), set, cat);
+    EXPECT_FALSE(r.fits()) << sku;
+    ASSERT_EQ(r.notes.size(), 1u) << sku;
+    EXPECT_NE(r.notes[0].find("has no FP8 units"), std::string::npos) << r.notes[0];
+    // The suggestion still finds what does run there.
+    ASSERT_FALSE(r.quant_fits.empty()) << sku;
+    EXPECT_EQ(r.quant_fits[0].quant, "bf16");
+  }
+  DeviceSet h100 = synthetic_devices(*cat.find("h100-sxm"), 1, kReserve);
+  EXPECT_TRUE(make_plan(request("Llama-3-8B", "fp8"), h100, cat).fits());
+}
+
+TEST(FitRules, Nvfp4BeforeBlackwellIsRefused) {
+  const auto& cat = builtin_catalogue();
+  DeviceSet h100 = synthetic_devices(*cat.find("h100-sxm"), 1, kReserve);
+  auto r = make_plan(request("Llama-3-8B", "nvfp4"), h100, cat);
+  EXPECT_FALSE(r.fits());
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("needs Blackwell"), std::string::npos) << r.notes[0];
+  for (const auto& f : r.fits_on) EXPECT_NE(f.rfind("h100", 0), 0u) << f;
+  DeviceSet b200 = synthetic_devices(*cat.find("b200"), 1, kReserve);
+  EXPECT_TRUE(make_plan(request("Llama-3-8B", "nvfp4"), b200, cat).fits());
+}
+
+TEST(FitRules, QuantAcceptsLlamaCppAndHuggingFaceSpellings) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"Q4_0", "q4_0"},         {"Q4_K_M", "q4_k_m"}, {"q4_k", "q4_k_m"},   {"f16", "fp16"},
+      {"F32", "fp32"},          {"BF16", "bf16"},     {"bfloat16", "bf16"}, {"float16", "fp16"},
+      {"float8_e4m3fn", "fp8"}, {"IQ4_XS", "iq4_xs"}, {"Q3_K_L", "q3_k_l"}, {"bnb-4bit", "nf4"},
+      {"gptq", "gptq-int4"},    {"AWQ", "awq-int4"},  {"MXFP4", "mxfp4"},
+  };
+  for (const auto& [spelling, level] : cases) {
+    const QuantLevel* q = find_quant(spelling);
+    ASSERT_NE(q, nullptr) << spelling;
+    EXPECT_EQ(q->name, level) << spelling;
+  }
+  EXPECT_EQ(find_quant("q4_k_x"), nullptr);
+  EXPECT_EQ(find_quant(""), nullptr);
+}
+
+TEST(FitRules, PromptAndGenSetPrefillLengthAndDecodeContext) {
+  const auto& cat = builtin_catalogue();
+  DeviceSet set = synthetic_devices(*cat.find("h100-sxm"), 1, kReserve);
+  PlanRequest req = request("Llama-3-8B", "bf16");
+  req.workload.prompt = 512;
+  req.workload.gen = 128;
+  req.workload.context = 640;
+  auto r = make_plan(req, set, cat, false);
+  ASSERT_TRUE(r.fits());
+  const auto& e = r.candidates[*r.chosen].estimate;
+  ASSERT_TRUE(e.available);
+  EXPECT_EQ(e.prompt, 512);
+  EXPECT_EQ(e.decode_context, 576);                        // the middle of the generation
+  EXPECT_GT(e.prefill_tok_s_prompt, e.prefill_tok_s_32k);  // short prompts attend less
+}
+
+TEST(FitRules, ConfigWithoutKvHeadsPrintsTheAssumption) {
+  auto r = parse_hf_config(R"({"num_hidden_layers": 32, "hidden_size": 4096,
+      "num_attention_heads": 32, "intermediate_size": 14336, "vocab_size": 128256})",
+                           "m/config.json");
+  ASSERT_TRUE(r.spec) << r.error;
+  EXPECT_EQ(r.spec->kv_heads, 32);
+  bool kv = false, tied = false;
+  for (const auto& a : r.spec->assumptions) {
+    kv |= a.find("no num_key_value_heads") != a.npos;
+    tied |= a.find("no tie_word_embeddings") != a.npos;
+  }
+  EXPECT_TRUE(kv);
+  EXPECT_TRUE(tied);
+}
+
+}  // namespace
+}  // namespace hwaccel::plan
