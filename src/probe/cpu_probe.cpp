@@ -2,6 +2,7 @@
 
 #include "src/probe/proc_cpuinfo.h"
 #include "src/probe/proc_meminfo.h"
+#include "src/system/host_resources.h"
 
 namespace hwaccel {
 namespace {
@@ -48,6 +49,22 @@ void fill_from_meminfo(Host& host, Entry& cpu, std::vector<Warning>& warnings) {
         " (kernel older than 3.14?); free memory estimated as MemFree + Buffers + Cached"));
 }
 
+// Inside a container, pod or Slurm step the process may use less than the host
+// has: the cgroup's memory limit (or its cpuset's NUMA nodes) bounds what a
+// plan may put in host memory. The system scan reports the why; its notes are
+// its warnings, not this probe's.
+void limit_to_cgroup(Host& host, Entry& cpu) {
+  std::vector<Warning> ignored;
+  HostResources r = scan_host_resources(host, ignored);
+  if (!r.usable_memory_bytes || !cpu.memory.total_bytes ||
+      *r.usable_memory_bytes >= *cpu.memory.total_bytes)
+    return;
+  cpu.memory.working_set_limit_bytes = r.usable_memory_bytes;
+  if (cpu.memory.free_bytes && *cpu.memory.free_bytes > *r.usable_memory_bytes)
+    cpu.memory.free_bytes = r.usable_memory_bytes;
+  cpu.memory.source += " (cgroup v" + std::to_string(r.cgroup.version) + " limit)";
+}
+
 }  // namespace
 
 ProbeResult CpuProbe::run(Host& host) const {
@@ -68,6 +85,7 @@ ProbeResult CpuProbe::run(Host& host) const {
 
   fill_from_cpuinfo(host, cpu, result.warnings);
   fill_from_meminfo(host, cpu, result.warnings);
+  limit_to_cgroup(host, cpu);
   result.entries.push_back(std::move(cpu));
   return result;
 }
