@@ -207,6 +207,14 @@ HostResources scan_host_resources(Host& host, std::vector<Warning>& warnings) {
   HostResources r;
   TreeFiles files = tree_files_of(host);
   r.online = online_cpus(files, r.online_source);
+  // A recording keeps the machine's CPU count in its facts; a /proc/cpuinfo that
+  // lists fewer (shortened by hand, or cut) does not make the machine smaller.
+  if (const auto n = host.facts().cpus; r.online_source == "/proc/cpuinfo processor lines" &&
+                                        n > std::int64_t(r.online.size()) && n <= 65536) {
+    r.online_source = "facts.cpus (/proc/cpuinfo lists " + std::to_string(r.online.size()) + ")";
+    r.online.clear();
+    for (int cpu = 0; cpu < n; ++cpu) r.online.push_back(cpu);
+  }
   auto places = read_places(host, r.online, r.topology_source);
   r.cpus = count(r.online, places);
 

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -245,18 +246,24 @@ TEST_P(HwlocCorpus, AgreesWithHwloc) {
   ASSERT_EQ(tops.size(), 1u) << name << ": the tarball holds one folder";
   (void)source;
 
+  // The budget is on this process's CPU time: the wall clock of a CI machine
+  // shared with other jobs measured 648 ms for a 170 ms import.
   Stopwatch watch;
+  const std::clock_t cpu_start = std::clock();
   DiskTree tree(tops.front().string());
   sim::ImportOptions options;
   options.label = name;
   sim::ImportResult imported = sim::import_tree(tree, options);
   const double import_ms = watch.elapsed_ms();
+  const double import_cpu_ms = 1000.0 * double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   ASSERT_TRUE(imported.error.empty()) << imported.error;
   redact(imported.snapshot);
   RecordProperty("import_ms", std::to_string(int(import_ms)));
+  RecordProperty("import_cpu_ms", std::to_string(int(import_cpu_ms)));
   std::cout << "[ corpus ] " << name << ": imported " << imported.files << " files in "
-            << int(import_ms) << " ms\n";
-  EXPECT_LT(import_ms, kImportBudgetMs) << name << ": import took " << import_ms << " ms";
+            << int(import_ms) << " ms (" << int(import_cpu_ms) << " ms CPU)\n";
+  EXPECT_LT(import_cpu_ms, kImportBudgetMs)
+      << name << ": import took " << import_cpu_ms << " ms of CPU (" << import_ms << " ms wall)";
 
   // Through the YAML and back, as `hwsim replay` reads it.
   std::string yaml = write_snapshot(imported.snapshot);
