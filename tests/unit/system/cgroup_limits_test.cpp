@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "src/plan/catalogue.h"
+#include "src/plan/devices.h"
+#include "src/probe/cpu_probe.h"
 #include "src/system/host_resources.h"
 #include "tests/support/test_support.h"
 
@@ -66,6 +69,28 @@ TEST(CgroupLimits, SlurmStepOnCgroupV2) {
   ASSERT_EQ(r.limited_by.size(), 2u);
   EXPECT_NE(r.limited_by[0].find("cpuset.cpus.effective 4-6,20-22"), std::string::npos);
   EXPECT_NE(r.limited_by[1].find("job_4242/memory.max 96.0 GiB"), std::string::npos);
+}
+
+// The step's 96 GiB, not the host's 126, is what cpu:0 offers a plan.
+TEST(CgroupLimits, TheCpuEntryAndThePlanUseTheStepsMemory) {
+  testing::FakeHost h;
+  slurm_step(h);
+  h.files["/proc/cpuinfo"] = "processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Silver 4108\n";
+  ProbeResult r = CpuProbe().run(h);
+  ASSERT_EQ(r.entries.size(), 1u);
+  const Entry& cpu = r.entries[0];
+  EXPECT_EQ(*cpu.memory.total_bytes, 126ull << 30);
+  EXPECT_EQ(*cpu.memory.working_set_limit_bytes, 96ull << 30);
+  EXPECT_EQ(*cpu.memory.free_bytes, 96ull << 30);  // MemAvailable (114 GiB) capped
+  EXPECT_EQ(cpu.memory.source, "/proc/meminfo (cgroup v2 limit)");
+
+  Detection d;
+  d.entries = r.entries;
+  plan::DeviceOptions options;
+  auto built = plan::build_devices(d, plan::builtin_catalogue(), options);
+  ASSERT_TRUE(built.set) << built.error;
+  ASSERT_FALSE(built.set->devices.empty());
+  EXPECT_EQ(built.set->devices[0].total_bytes, double(96ull << 30));
 }
 
 TEST(CgroupLimits, DockerOnCgroupV1WithANamespaceRoot) {
