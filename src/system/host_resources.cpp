@@ -230,10 +230,12 @@ HostResources scan_host_resources(Host& host, std::vector<Warning>& warnings) {
   if (!nodes.empty()) {
     r.numa_nodes = static_cast<int>(nodes.size());
     r.numa_source = std::string(kNodeDir) + "/nodeN";
-  } else if (auto system = files.list("/sys/devices/system");
+  } else if (auto system = files.list("/sys/devices/system"), cpu = files.list(kCpuDir);
              std::count(system.begin(), system.end(), "cpu") &&
-             !std::count(system.begin(), system.end(), "node")) {
-    // A kernel built without NUMA has no node folder beside cpu/: one node.
+             !std::count(system.begin(), system.end(), "node") &&
+             std::count(cpu.begin(), cpu.end(), "cpu0")) {
+    // A kernel built without NUMA has no node folder beside cpu/ (a sysfs with
+    // cpuN folders; `hwsim run` writes a lone cpu/online, which tells nothing): one node.
     r.numa_nodes = 1;
     r.numa_source = std::string("no ") + kNodeDir + ": one node";
   }
