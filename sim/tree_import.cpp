@@ -1,10 +1,12 @@
 #include "sim/tree_import.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
 
 #include "src/host/path.h"
+#include "src/host/tree_facts.h"
 
 namespace hwaccel::sim {
 namespace {
@@ -135,62 +137,46 @@ struct Walker {
   }
 };
 
-std::string first_line(std::string_view text) {
-  auto end = text.find('\n');
-  return std::string(text.substr(0, end));
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
 const std::string* content_of(const Snapshot& snapshot, const std::string& path) {
   auto it = snapshot.files.find(path);
   if (it == snapshot.files.end() || it->second.kind != FileEntry::Kind::content) return nullptr;
   return &it->second.bytes;
 }
 
-// The value of the first "key<blanks>: value" line of /proc/cpuinfo.
-std::optional<std::string> cpuinfo_field(std::string_view text, std::string_view key) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    auto colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
-    if (trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
-  }
-  return std::nullopt;
-}
-
-std::int64_t count_processor_lines(std::string_view text) {
-  std::int64_t n = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    auto colon = line.find(':');
-    if (colon != std::string_view::npos && trim(line.substr(0, colon)) == "processor") ++n;
-  }
-  return n;
-}
-
-std::string arch_from_cpuinfo(std::string_view text) {
-  if (cpuinfo_field(text, "CPU implementer")) return "aarch64";
-  if (auto flags = cpuinfo_field(text, "flags")) {
-    std::string padded = " " + *flags + " ";
-    return padded.find(" lm ") != std::string::npos ? "x86_64" : "i686";
-  }
-  if (auto cpu = cpuinfo_field(text, "cpu"); cpu && cpu->rfind("POWER", 0) == 0) return "ppc64le";
-  if (auto isa = cpuinfo_field(text, "isa"); isa && isa->rfind("rv64", 0) == 0) return "riscv64";
-  if (cpuinfo_field(text, "vendor_id") && cpuinfo_field(text, "features")) return "s390x";
-  return "";
+// The snapshot's files as a tree: a folder's names are the next components of
+// the paths below it (the map is sorted, so they are one range).
+TreeFiles snapshot_files(const Snapshot& snapshot) {
+  TreeFiles files;
+  files.read = [&snapshot](const std::string& path) -> std::optional<std::string> {
+    const std::string* bytes = content_of(snapshot, path);
+    if (!bytes) return std::nullopt;
+    return *bytes;
+  };
+  files.list = [&snapshot](const std::string& dir) {
+    std::vector<std::string> names;
+    const std::string prefix = dir == "/" ? "/" : dir + "/";
+    auto it = snapshot.files.lower_bound(prefix);
+    while (it != snapshot.files.end() && it->first.compare(0, prefix.size(), prefix) == 0) {
+      std::string name = it->first.substr(prefix.size());
+      name = name.substr(0, name.find('/'));
+      if (name.empty()) {
+        ++it;
+        continue;
+      }
+      names.push_back(name);
+      // Past this name's own entry, or past everything below it ('/' + 1 is '0');
+      // a sibling such as "cpu1-x" sorts in between and is met again (deduplicated).
+      const std::string base = prefix + name;
+      if (it->first == base)
+        ++it;
+      else
+        it = snapshot.files.lower_bound(base + "0");
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+  };
+  return files;
 }
 
 }  // namespace
@@ -205,57 +191,14 @@ const std::vector<std::string>& default_import_excludes() {
 }
 
 std::optional<std::int64_t> count_cpu_list(std::string_view text) {
-  std::string list = trim(text);
-  if (list.empty()) return std::nullopt;
-  std::int64_t count = 0;
-  std::size_t at = 0;
-  while (at <= list.size()) {
-    std::size_t end = list.find(',', at);
-    if (end == std::string::npos) end = list.size();
-    std::string_view range = std::string_view(list).substr(at, end - at);
-    auto dash = range.find('-');
-    long first = 0, last = 0;
-    auto parse = [](std::string_view s, long& v) {
-      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      return ec == std::errc() && p == s.data() + s.size() && v >= 0;
-    };
-    if (dash == std::string_view::npos) {
-      if (!parse(range, first)) return std::nullopt;
-      last = first;
-    } else if (!parse(range.substr(0, dash), first) || !parse(range.substr(dash + 1), last) ||
-               last < first) {
-      return std::nullopt;
-    }
-    count += last - first + 1;
-    at = end + 1;
-  }
-  return count;
+  auto cpus = parse_cpu_list(text);
+  if (!cpus || cpus->empty()) return std::nullopt;
+  return static_cast<std::int64_t>(cpus->size());
 }
 
 Facts import_facts(const Snapshot& snapshot, std::vector<std::string>& notes) {
-  Facts facts;
-  facts.os = snapshot.files.empty() ? "" : "linux";
-  const std::string* cpuinfo = content_of(snapshot, "/proc/cpuinfo");
-  if (const auto* online = content_of(snapshot, "/sys/devices/system/cpu/online")) {
-    if (auto n = count_cpu_list(*online)) facts.cpus = *n;
-  }
-  if (facts.cpus == 0 && cpuinfo) facts.cpus = count_processor_lines(*cpuinfo);
-  if (facts.cpus == 0) notes.push_back("facts.cpus: unknown (no cpu list, no /proc/cpuinfo)");
-  if (cpuinfo) facts.arch = arch_from_cpuinfo(*cpuinfo);
-  if (facts.arch.empty()) notes.push_back("facts.arch: unknown (give --arch)");
-  if (const auto* release = content_of(snapshot, "/proc/sys/kernel/osrelease")) {
-    facts.kernel = trim(*release);
-  } else if (const auto* version = content_of(snapshot, "/proc/version")) {
-    // "Linux version 6.8.0-45-generic (buildd@...) ..."
-    std::string line = first_line(*version);
-    const std::string prefix = "Linux version ";
-    if (line.rfind(prefix, 0) == 0)
-      facts.kernel = line.substr(prefix.size(), line.find(' ', prefix.size()) - prefix.size());
-  }
-  if (facts.kernel.empty()) notes.push_back("facts.kernel: unknown (give --kernel)");
-  if (const auto* hostname = content_of(snapshot, "/proc/sys/kernel/hostname"))
-    facts.hostname = trim(*hostname);
-  return facts;
+  if (snapshot.files.empty()) return {};
+  return facts_from_tree(snapshot_files(snapshot), notes);
 }
 
 ImportResult import_tree(TreeSource& tree, const ImportOptions& options) {
@@ -290,14 +233,16 @@ ImportResult import_tree(TreeSource& tree, const ImportOptions& options) {
     s.facts.hostname = options.label;
     result.hostname_is_label = true;
   }
-  s.facts.page_size = given.page_size ? given.page_size : 4096;
+  s.facts.page_size = given.page_size     ? given.page_size
+                      : derived.page_size ? derived.page_size
+                                          : 4096;
   for (const auto& note : fact_notes) {
     bool overridden = (note.rfind("facts.arch", 0) == 0 && !given.arch.empty()) ||
                       (note.rfind("facts.kernel", 0) == 0 && !given.kernel.empty()) ||
                       (note.rfind("facts.cpus", 0) == 0 && given.cpus);
     if (!overridden) result.notes.push_back(note);
   }
-  if (!given.page_size)
+  if (!given.page_size && !derived.page_size)
     result.notes.push_back("facts.page_size: assumed 4096 (a tree does not say; give --page-size)");
   s.env = options.env;
   return result;

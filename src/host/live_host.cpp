@@ -18,6 +18,7 @@
 #include "src/host/process_runner.h"
 #include "src/host/root_path.h"
 #include "src/host/text_file.h"
+#include "src/host/tree_facts.h"
 
 namespace hwaccel {
 namespace {
@@ -122,9 +123,8 @@ std::string lowercase(std::string text) {
   return text;
 }
 
-// Facts are about the machine this process runs on, even under --root: a copied
-// tree carries no kernel, CPU count or page size of its own (uname and sysconf do
-// not read files), and a recorded host keeps its facts in the snapshot instead.
+// The machine this process runs on (without --root; a tree's facts come from its
+// files, src/host/tree_facts.h).
 Facts running_machine_facts() {
   Facts facts;
   struct utsname names {};
@@ -240,7 +240,17 @@ std::optional<std::string> LiveHost::env(std::string_view name) {
 }
 
 const Facts& LiveHost::facts() {
-  std::call_once(facts_once_, [this] { facts_ = running_machine_facts(); });
+  std::call_once(facts_once_, [this] {
+    if (options_.root.empty()) {
+      facts_ = running_machine_facts();
+      return;
+    }
+    // A tree stands for another machine: its facts are what its files say,
+    // never this machine's uname (an unknown kernel stays unknown).
+    std::vector<std::string> notes;
+    facts_ = facts_from_tree(tree_files_of(*this), notes);
+    if (facts_.page_size == 0) facts_.page_size = 4096;
+  });
   return facts_;
 }
 

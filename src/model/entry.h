@@ -26,7 +26,8 @@ struct Memory {
   std::optional<std::uint64_t> total_bytes;
   std::optional<std::uint64_t> free_bytes;
   MemoryKind kind = MemoryKind::discrete;
-  std::optional<std::uint64_t> working_set_limit_bytes;  // unified memory only, when known
+  // Unified memory: the working-set limit; host memory (cpu:0): the cgroup limit.
+  std::optional<std::uint64_t> working_set_limit_bytes;
   std::string source;  // where the numbers came from, e.g. "nvidia-smi" or "/proc/meminfo"
 };
 

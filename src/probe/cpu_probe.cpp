@@ -5,6 +5,7 @@
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/proc_cpuinfo.h"
 #include "src/probe/proc_meminfo.h"
+#include "src/system/host_resources.h"
 
 namespace hwaccel {
 namespace {
@@ -65,6 +66,22 @@ void exclude_gpu_numa_memory(Host& host, Entry& cpu) {
   cpu.provenance.push_back("file:" + std::string(kNumaNodesDir));
 }
 
+// Inside a container, pod or Slurm step the process may use less than the host
+// has: the cgroup's memory limit (or its cpuset's NUMA nodes) bounds what a
+// plan may put in host memory. The system scan reports the why; its notes are
+// its warnings, not this probe's.
+void limit_to_cgroup(Host& host, Entry& cpu) {
+  std::vector<Warning> ignored;
+  HostResources r = scan_host_resources(host, ignored);
+  if (!r.usable_memory_bytes || !cpu.memory.total_bytes ||
+      *r.usable_memory_bytes >= *cpu.memory.total_bytes)
+    return;
+  cpu.memory.working_set_limit_bytes = r.usable_memory_bytes;
+  if (cpu.memory.free_bytes && *cpu.memory.free_bytes > *r.usable_memory_bytes)
+    cpu.memory.free_bytes = r.usable_memory_bytes;
+  cpu.memory.source += " (cgroup v" + std::to_string(r.cgroup.version) + " limit)";
+}
+
 }  // namespace
 
 ProbeResult CpuProbe::run(Host& host) const {
@@ -86,6 +103,7 @@ ProbeResult CpuProbe::run(Host& host) const {
   fill_from_cpuinfo(host, cpu, result.warnings);
   fill_from_meminfo(host, cpu, result.warnings);
   exclude_gpu_numa_memory(host, cpu);
+  limit_to_cgroup(host, cpu);
   result.entries.push_back(std::move(cpu));
   return result;
 }

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "src/host/tree_facts.h"
 #include "src/snapshot/limits.h"
 
 namespace hwaccel {
@@ -123,6 +124,56 @@ std::optional<PcieLink> pcie(const json& obj, const std::string& where) {
   return link;
 }
 
+CpuCounts cpu_counts(const json& obj, const std::string& where) {
+  CpuCounts c;
+  c.threads = small(obj, "threads", where).value_or(0);
+  c.cores = small(obj, "cores", where);
+  c.sockets = small(obj, "sockets", where);
+  return c;
+}
+
+std::vector<int> cpu_ids(const json& obj, const std::string& where) {
+  std::string list = text(obj, "cpu_list", where);
+  auto ids = parse_cpu_list(list);
+  if (!ids) throw Bad(where + ".cpu_list: expected a CPU list such as 0-3,8, got \"" + list + "\"");
+  return *ids;
+}
+
+HostResources resources(const json& sys) {
+  HostResources r;
+  const json* res = field(sys, "resources");
+  if (!res) return r;
+  const std::string w = "system.resources";
+  object(*res, w);
+  if (const json* host = field(*res, "host")) {
+    const std::string h = w + ".host";
+    object(*host, h);
+    r.online = cpu_ids(*host, h);
+    r.online_source = text(*host, "cpus_source", h);
+    r.cpus = cpu_counts(*host, h);
+    r.topology_source = text(*host, "topology_source", h);
+    r.numa_nodes = small(*host, "numa_nodes", h).value_or(0);
+    r.numa_source = text(*host, "numa_source", h);
+    r.memory_bytes = number(*host, "memory_bytes", h);
+    r.memory_source = text(*host, "memory_source", h);
+  }
+  if (const json* usable = field(*res, "usable")) {
+    const std::string u = w + ".usable";
+    object(*usable, u);
+    r.usable = cpu_ids(*usable, u);
+    r.usable_cpus = cpu_counts(*usable, u);
+    r.usable_numa_nodes = small(*usable, "numa_nodes", u).value_or(0);
+    r.usable_memory_bytes = number(*usable, "memory_bytes", u);
+    r.limited_by = strings(*usable, "limited_by", u);
+  }
+  if (const json* cgroup = field(*res, "cgroup")) {
+    object(*cgroup, w + ".cgroup");
+    r.cgroup.version = small(*cgroup, "version", w + ".cgroup").value_or(0);
+    r.cgroup.path = text(*cgroup, "path", w + ".cgroup");
+  }
+  return r;
+}
+
 // The `system` object (the environment, ports and storage; its warnings are
 // among the document's warnings already).
 SystemInfo system_info(const json& doc) {
@@ -130,6 +181,7 @@ SystemInfo system_info(const json& doc) {
   const json* sys = field(doc, "system");
   if (!sys) return s;
   object(*sys, "system");
+  s.resources = resources(*sys);
   if (const json* e = field(*sys, "environment")) {
     const std::string w = "system.environment";
     object(*e, w);

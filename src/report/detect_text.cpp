@@ -44,6 +44,8 @@ std::string memory_text(const Memory& m) {
   if (from_meminfo) out += " (MemTotal)";
   if (m.free_bytes) out += ", " + format_bytes(*m.free_bytes) + " free";
   if (m.free_bytes && from_meminfo) out += " (MemAvailable)";
+  if (m.kind == MemoryKind::host && m.working_set_limit_bytes)
+    out += ", " + format_bytes(*m.working_set_limit_bytes) + " usable (cgroup)";
   return out;
 }
 
@@ -183,7 +185,8 @@ std::string topology(const Detection& d) {
 }  // namespace
 
 std::string render_detect_text(const Detection& d, const DetectTextOptions& options) {
-  std::string out = host_line(d.host) + environment_line(d.system) + "\n";
+  std::string out =
+      host_line(d.host) + environment_line(d.system) + resources_lines(d.system) + "\n";
 
   std::vector<std::vector<std::string>> backends = {{"BACKEND", "STATUS", "DETAIL"}};
   for (const auto& b : d.backends)

@@ -77,6 +77,34 @@ json pcie_link_json(const std::optional<PcieLink>& link) {
           {"source", link->source}};
 }
 
+json counts_json(const CpuCounts& c, json base) {
+  base["threads"] = c.threads;
+  base["cores"] = opt(c.cores);
+  base["sockets"] = opt(c.sockets);
+  return base;
+}
+
+json count_or_null(int n) {
+  return n > 0 ? json(n) : json(nullptr);
+}
+
+json resources_json(const HostResources& r) {
+  json host = counts_json(r.cpus, {{"cpu_list", text(cpu_list_text(r.online))},
+                                   {"cpus_source", text(r.online_source)},
+                                   {"topology_source", text(r.topology_source)},
+                                   {"numa_nodes", count_or_null(r.numa_nodes)},
+                                   {"numa_source", text(r.numa_source)},
+                                   {"memory_bytes", opt(r.memory_bytes)},
+                                   {"memory_source", text(r.memory_source)}});
+  json usable = counts_json(r.usable_cpus, {{"cpu_list", text(cpu_list_text(r.usable))},
+                                            {"numa_nodes", count_or_null(r.usable_numa_nodes)},
+                                            {"memory_bytes", opt(r.usable_memory_bytes)},
+                                            {"limited_by", r.limited_by}});
+  json cgroup = nullptr;
+  if (r.cgroup.version) cgroup = {{"version", r.cgroup.version}, {"path", text(r.cgroup.path)}};
+  return {{"host", host}, {"usable", usable}, {"cgroup", cgroup}};
+}
+
 json system_json(const SystemInfo& s) {
   json ports = json::array();
   for (const auto& p : s.ports) ports.push_back(port_json(p));
@@ -85,6 +113,7 @@ json system_json(const SystemInfo& s) {
   return {{"bandwidth_unit", kBandwidthUnit},
           {"environment", environment_json(s.environment)},
           {"network_ports", ports},
+          {"resources", resources_json(s.resources)},
           {"storage", storage}};
 }
 

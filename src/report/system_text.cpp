@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "src/report/detect_text.h"
 #include "src/report/system_json.h"
 #include "src/report/table.h"
 #include "src/system/pcie_link.h"
@@ -25,6 +26,35 @@ std::string fixed(double v, int decimals) {
 
 std::string environment_line(const SystemInfo& s) {
   return "environment: " + runtime_environment_text(s.environment) + "\n";
+}
+
+std::string resources_lines(const SystemInfo& s) {
+  const HostResources& r = s.resources;
+  if (r.cpus.threads == 0 && !r.memory_bytes) return "";
+  std::vector<std::string> parts;
+  if (r.cpus.threads > 0) parts.push_back(cpu_counts_text(r.cpus));
+  if (r.numa_nodes > 0)
+    parts.push_back(std::to_string(r.numa_nodes) + " NUMA node" + (r.numa_nodes == 1 ? "" : "s"));
+  if (r.memory_bytes) parts.push_back("memory " + format_bytes(*r.memory_bytes));
+  std::string out = "cpus: ";
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
+  out += "\n";
+  if (r.limited_by.empty()) return out;
+  std::vector<std::string> usable;
+  if (r.usable.size() != r.online.size())
+    usable.push_back(std::to_string(r.usable.size()) + " of " + std::to_string(r.online.size()) +
+                     " CPUs (" + cpu_counts_text(r.usable_cpus) + ")");
+  if (r.usable_numa_nodes != r.numa_nodes)
+    usable.push_back(std::to_string(r.usable_numa_nodes) + " of " + std::to_string(r.numa_nodes) +
+                     " NUMA nodes");
+  if (r.usable_memory_bytes && r.memory_bytes && *r.usable_memory_bytes != *r.memory_bytes)
+    usable.push_back(format_bytes(*r.usable_memory_bytes) + " of " + format_bytes(*r.memory_bytes) +
+                     " memory");
+  out += "usable: ";
+  for (std::size_t i = 0; i < usable.size(); ++i) out += (i ? ", " : "") + usable[i];
+  out += "\n";
+  for (const auto& why : r.limited_by) out += "  limited by " + why + "\n";
+  return out;
 }
 
 std::string format_decimal_bytes(std::uint64_t bytes) {

@@ -13,6 +13,11 @@ namespace hwaccel {
 // "environment: docker container, aws p5.48xlarge VM (Nitro)\n"
 std::string environment_line(const SystemInfo& system);
 
+// "cpus: 2 sockets, 16 cores, 32 threads; 2 NUMA nodes; memory 93.1 GiB\n", then
+// "usable: 6 of 32 CPUs, 96.0 of 126.0 GiB memory\n" and one "  limited by ..."
+// line per cgroup limit when this process may use less; "" when nothing is known.
+std::string resources_lines(const SystemInfo& system);
+
 // "network ports (...):" and "storage:" tables; "" when there is neither.
 std::string system_details_text(const SystemInfo& system);
 

@@ -10,6 +10,7 @@
 
 #include "src/model/pcie_link.h"
 #include "src/model/warning.h"
+#include "src/system/host_resources.h"
 
 namespace hwaccel {
 
@@ -61,6 +62,7 @@ struct RuntimeEnvironment {
 bool natural_less(const std::string& a, const std::string& b);
 
 struct SystemInfo {
+  HostResources resources;           // CPUs, NUMA nodes, memory; what this process may use
   std::vector<NetworkPort> ports;    // device, then port
   std::vector<BlockDevice> storage;  // by name
   RuntimeEnvironment environment;

@@ -41,6 +41,7 @@ bool natural_less(const std::string& a, const std::string& b) {
 SystemInfo scan_system(Host& host) {
   SystemInfo s;
   s.environment = detect_runtime_environment(host, s.warnings);
+  s.resources = scan_host_resources(host, s.warnings);
   s.ports = scan_infiniband(host, s.warnings);
   s.storage = scan_block_devices(host, s.warnings);
   return s;

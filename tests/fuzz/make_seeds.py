@@ -70,6 +70,15 @@ EXTRA = {
         "0::/kubepods.slice/kubepods-besteffort.slice/cri-containerd-9d8c.scope\n",
         "0::/machine.slice/libpod-1a2b.scope/container\n",
         "processor\t: 0\nflags\t\t: fpu vme hypervisor\n",
+        # This process's cgroup (a Slurm step on v2; Docker on v1), the mount
+        # tables, and hwloc-gather's nofile-info (hwloc's 128arm tree).
+        "0::/system.slice/slurmstepd.scope/job_4242/step_0/user/task_0\n",
+        "30 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 "
+        "rw,nsdelegate\n700 690 0:60 /docker/0123 /sys/fs/cgroup/cpuset ro - cgroup cgroup rw,cpuset\n",
+        "none /dev/cpuset cpuset rw 0 0\ncgroup2 /dev/cgroup cgroup2 rw 0 0\n",
+        "0-3,5-15\n", "max\n", "9223372036854771712\n", "Node 0 MemTotal:      8386704 kB\n",
+        "OSName: Linux\nOSRelease: 5.15.0-rc1\nHostName: ubuntu\nArchitecture: aarch64\n"
+        "FallbackNbProcessors: 128\nPageSize: 4096\n",
     ],
     "nvidia_visible_devices": ["0", "0,1,2,3", "GPU-8e0b", "MIG-1a2b,0", "1,-1,2", "", "0,,1"],
     # The example of src/probe/amdgpu_kfd_topology.h (kfd_topology.c, node_show()).
