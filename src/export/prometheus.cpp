@@ -2,7 +2,7 @@
 // textfile collector reads (*.prom): HELP and TYPE once per metric, then its
 // samples, label values escaped (\\, \", \n). Device series carry DCGM
 // exporter's labels (gpu, UUID, pci_bus_id as nvidia-smi prints it, device as
-// the node's name, modelName; GPU_I_PROFILE on a MIG slice) so that
+// the node's name, GPU_I_PROFILE on a MIG slice; modelName on the info series) so that
 // `on(UUID)` or `on(pci_bus_id)` joins them with DCGM_FI_* series. Values that
 // change (a reason) live on *_info series, never on a gauge's labels, so a
 // state change does not start a new gauge series.
@@ -35,7 +35,6 @@ Labels device_labels(Host& host, const Allocatable& a) {
   if (!whole.pci_bus_id.empty()) id.push_back({"pci_bus_id", nvidia_smi_bus_id(whole.pci_bus_id)});
   DeviceFile f = device_file(host, whole);
   if (!f.path.empty() && !f.assumed) id.push_back({"device", f.path.substr(f.path.rfind('/') + 1)});
-  id.push_back({"modelName", whole.name});
   if (e.partition) id.push_back({"GPU_I_PROFILE", e.partition->profile});
   id.push_back({"backend", whole.backend});
   id.push_back({"hwaccel_device", entry_label(e)});
@@ -101,7 +100,10 @@ std::string render_prometheus(Host& host, const Detection& d, const PrometheusOp
     const bool ok = a.entry == a.parent->entry ? a.parent->ready() : e.status == EntryStatus::ready;
     (ok ? accel_ready : accel_unavailable) += 1;
     Labels id = device_labels(host, a);
+    // modelName in DCGM's spelling only here: promtool's lint wants snake_case
+    // label names, and the gauges stay clean; joins go on(UUID) or on(pci_bus_id).
     Labels described = id;
+    described.push_back({"modelName", a.parent->entry->name});
     described.push_back({"type", std::string(to_string(e.type))});
     described.push_back({"memory", std::string(to_string(e.memory.kind))});
     described.push_back({"compute_class", e.compute_class});
