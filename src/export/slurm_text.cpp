@@ -81,7 +81,8 @@ std::string slurm_cores(const std::string& affinity, std::int64_t cpus) {
     auto dash = part.find('-');
     auto lo = plain_number(part.substr(0, dash));
     auto hi = dash == std::string::npos ? lo : plain_number(part.substr(dash + 1));
-    if (!lo || !hi || *hi < *lo || *hi - *lo > 65536) return "";
+    // A CPU list from a snapshot is a stranger's: at most 65536 CPUs in all.
+    if (!lo || !hi || *hi < *lo || *hi - *lo > 65536 - static_cast<long>(ids.size())) return "";
     for (long i = *lo; i <= *hi; ++i) ids.insert(i);
   }
   if (ids.empty()) return "";

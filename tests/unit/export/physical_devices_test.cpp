@@ -155,6 +155,7 @@ TEST(SlurmText, TypesFromTheCatalogueAndCoresFromAffinity) {
   EXPECT_EQ(slurm_cores("", 16), "");
   EXPECT_EQ(slurm_cores("3-1", 16), "");
   EXPECT_EQ(slurm_cores("0-99999999", 16), "");
+  EXPECT_EQ(slurm_cores("0-40000,0-40000", 16), "");  // 65536 CPUs at most, in all
   EXPECT_EQ(slurm_file_ranges({"/dev/nvidia3", "/dev/nvidia1", "/dev/nvidia2", "/dev/nvidia07"}),
             (std::vector<std::string>{"/dev/nvidia[1-3]", "/dev/nvidia07"}));
 }
