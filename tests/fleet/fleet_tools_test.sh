@@ -9,7 +9,9 @@
 #   systemd-analyze verify       the deploy/systemd units
 #   slurmd -G                    every gres.conf, in a private mount namespace with
 #                                the device nodes it names, on a synthetic hwloc
-#                                topology with the fixture's CPU count
+#                                topology with the fixture's CPU count; then one
+#                                slurmctld and a slurmd per fixture node on 127.0.0.1:
+#                                each registers IDLE with the exported Gres=
 #   deploy/slurm health check    under `hwsim run`: exit 1 with the reason on the
 #                                missing-driver and the busy hosts, 0 on a good one
 #   export --interval            writes its file, logs its state once, exits 0 on SIGTERM
@@ -150,6 +152,66 @@ for n in "$@"; do
   fi
   rm -rf /dev/* 2>/dev/null
 done
+
+# One slurmctld and one slurmd per fixture node on 127.0.0.1 (auth/none, nothing
+# leaves loopback): every node registers IDLE with the Gres= we export. A MIG
+# host is left out: its instances' files come from AutoDetect=nvml.
+mknod /dev/null c 1 3; chmod 666 /dev/null
+base=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+conf="$tmp/pair/slurm.conf"
+mkdir -p "$tmp/pair/state"; : > "$tmp/pair/slurm.conf.nodes"
+: > "$tmp/pair/gres.conf"; : > "$tmp/pair/nodes"; types=""
+port=$((base + 1))
+for n in "$@"; do
+  grep -q "^NodeName=" "$tmp/$n.node" || continue
+  grep -q "MIG instances" "$tmp/$n.gres" && continue
+  minor=0
+  while read -r f; do mkdir -p "$(dirname "$f")"; [ -e "$f" ] || mknod "$f" c 1 $((minor + 200)); minor=$((minor + 1)); done < "$tmp/$n.files"
+  cpus=$(sed -n 's/^ *cpus: *\([0-9]*\).*/\1/p' "$tmp/$n.facts"); cpus=${cpus:-1}
+  gres=$(sed -n 's/^NodeName=[^ ]* Gres=\(.*\)/\1/p' "$tmp/$n.node")
+  types="$types,$(sed -n 's/^GresTypes=//p' "$tmp/$n.node")"
+  grep "^Name=" "$tmp/$n.gres" | sed "s/^/NodeName=$n /" >> "$tmp/pair/gres.conf"
+  echo "NodeName=$n NodeAddr=127.0.0.1 Port=$port Gres=$gres CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1" >> "$tmp/pair/slurm.conf.nodes"
+  echo "$n $cpus $gres" >> "$tmp/pair/nodes"
+  port=$((port + 1))
+done
+types=$(echo "$types" | tr , '\n' | sort -u | grep . | paste -sd, -)
+{ echo "ClusterName=t"; echo "SlurmctldHost=localhost(127.0.0.1)"; echo "SlurmctldPort=$base"
+  echo "AuthType=auth/none"; echo "CredType=cred/none"; echo "SlurmUser=root"; echo "SlurmdUser=root"
+  echo "StateSaveLocation=$tmp/pair/state"; echo "SlurmdSpoolDir=$tmp/pair/spool-%n"
+  echo "SlurmctldPidFile=$tmp/pair/ctld.pid"; echo "SlurmdPidFile=$tmp/pair/d-%n.pid"
+  echo "SlurmctldLogFile=$tmp/pair/ctld.log"; echo "SlurmdLogFile=$tmp/pair/d-%n.log"
+  echo "ProctrackType=proctrack/linuxproc"; echo "TaskPlugin=task/none"; echo "SwitchType=switch/none"
+  echo "SelectType=select/cons_tres"; echo "MpiDefault=none"; echo "ReturnToService=2"
+  echo "GresTypes=$types"; cat "$tmp/pair/slurm.conf.nodes"; echo "PartitionName=p Nodes=ALL Default=YES State=UP"
+} > "$conf"
+export SLURM_CONF="$conf"
+slurmctld -D -i > "$tmp/pair/ctld.out" 2>&1 &
+pids=$!
+while read -r n cpus gres; do
+  mkdir -p "$tmp/pair/spool-$n"
+  HWLOC_SYNTHETIC="pack:1 core:$cpus pu:1" slurmd -D -N "$n" > "$tmp/pair/d-$n.out" 2>&1 &
+  pids="$pids $!"
+done < "$tmp/pair/nodes"
+want=$(wc -l < "$tmp/pair/nodes")
+i=0
+while [ $i -lt 120 ]; do
+  idle=$(sinfo -h -N -o "%N %T" 2>/dev/null | grep -c " idle$")
+  [ "$idle" -eq "$want" ] && break
+  sleep 0.25; i=$((i + 1))
+done
+while read -r n cpus gres; do
+  info=$(scontrol show node "$n" 2>&1)
+  state=$(echo "$info" | sed -n 's/.*State=\([A-Z+_]*\).*/\1/p' | head -1)
+  got=$(echo "$info" | sed -n 's/^ *Gres=//p' | sed 's/(S:[^)]*)//g')
+  if [ "$state" != IDLE ] || [ "$got" != "$gres" ]; then
+    echo "fleet_tools: FAIL: $n registers $state with Gres=$got (want IDLE, $gres):"
+    echo "$info" | grep -i reason; grep -i "error" "$tmp/pair/d-$n.log" "$tmp/pair/ctld.log" 2>/dev/null | grep -i "$n" | head -3
+    fail=1
+  fi
+done < "$tmp/pair/nodes"
+echo "fleet_tools: slurmctld + $want slurmd on 127.0.0.1: $idle IDLE"
+kill $pids 2>/dev/null; wait
 exit $fail
 SH
 for n in $names; do sed -n '/^facts:/,/^[a-z]/p' "$src/fixtures/hosts/$n.yaml" > "$tmp/$n.facts"; done
@@ -188,5 +250,5 @@ grep -q "^hwaccel_accelerators{state=\"ready\"} 8$" "$tmp/agent.prom" || bad "ag
   grep -q "stopping on SIGTERM" "$tmp/agent.log" || bad "agent mode log: $(cat "$tmp/agent.log")"
 ls -A "$tmp" | grep -q '^\.agent' && bad "agent mode left a temporary file"
 
-[ $fail -eq 0 ] && say "all $count hosts accepted by promtool, node_exporter, kubectl and slurmd -G"
+[ $fail -eq 0 ] && say "all $count hosts accepted by promtool, node_exporter, kubectl, slurmd -G and slurmctld"
 exit $fail
