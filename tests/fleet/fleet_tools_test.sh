@@ -1,5 +1,5 @@
 #!/bin/sh
-# The exports of every fixture host read by the real tools, on loopback only,
+# The exports of every fixture host and synthesised preset read by the real tools, on loopback only,
 # each tool started once where it can take them all:
 #   promtool check metrics       every .prom, clean (no lint)
 #   prometheus-node-exporter     on 127.0.0.1, its textfile collector reads each
@@ -35,9 +35,16 @@ exporter=""
 cleanup() { [ -n "$exporter" ] && kill "$exporter" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
 
-# The exports, once per fixture.
+# The hosts: every fixture, and every preset `hwsim synth` makes (syn-NAME).
+mkdir "$tmp/hosts"
+cp "$src"/fixtures/hosts/*.yaml "$tmp/hosts/"
+for p in $("$hwsim" synth --list-presets | awk '{ print $1 }'); do
+  "$hwsim" synth --preset "$p" -o "$tmp/hosts/syn-$p.yaml" > /dev/null || bad "hwsim synth --preset $p"
+done
+
+# The exports, once per host.
 names=""
-for f in "$src"/fixtures/hosts/*.yaml; do
+for f in "$tmp"/hosts/*.yaml; do
   n=$(basename "$f" .yaml)
   "$hwaccel" export prometheus -q --host "$f" > "$tmp/$n.prom" || bad "$n: export prometheus"
   "$hwaccel" export nfd -q --nvidia-labels --host "$f" > "$tmp/$n.nfd" || bad "$n: export nfd"
@@ -46,7 +53,7 @@ for f in "$src"/fixtures/hosts/*.yaml; do
   names="$names $n"
 done
 count=$(echo $names | wc -w)
-say "$count fixture hosts"
+say "$count hosts (fixtures and synthesised presets)"
 
 # promtool: 0 for every file, and silent but for the one lint DCGM's own
 # output has too: its camelCase modelName, on our info series only.
@@ -214,7 +221,7 @@ echo "fleet_tools: slurmctld + $want slurmd on 127.0.0.1: $idle IDLE"
 kill $pids 2>/dev/null; wait
 exit $fail
 SH
-for n in $names; do sed -n '/^facts:/,/^[a-z]/p' "$src/fixtures/hosts/$n.yaml" > "$tmp/$n.facts"; done
+for n in $names; do sed -n '/^facts:/,/^[a-z]/p' "$tmp/hosts/$n.yaml" > "$tmp/$n.facts"; done
 unshare -m sh "$tmp/slurmd.sh" "$tmp" $names || fail=1
 
 # The health check on the recorded hosts (hwsim run gives hwaccel their /sys, /proc and tools).
