@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
@@ -182,18 +183,20 @@ CLI::App* add_export_command(CLI::App& app, ExportArgs& args) {
 int run_export(const ExportArgs& args) {
   auto only = parse_only(args.only);
   if (only.exit != kExitOk) return only.exit;
+  const std::chrono::seconds interval{args.interval.empty() ? 0 : *parse_interval(args.interval)};
+  // Agent mode: block the stop signals before anything may start a thread
+  // (a thread without the mask would take SIGTERM's default: death mid-write).
+  std::optional<StopSignals> signals;
+  if (interval.count() > 0) signals.emplace();
   auto opened = open_host(args.host_path, args.root, args.timeout_s);
   if (opened.exit != kExitOk) return opened.exit;
   DetectOptions options;
   options.only = only.names;
-  const std::chrono::seconds interval{args.interval.empty() ? 0 : *parse_interval(args.interval)};
-  if (interval.count() == 0) {
+  if (!signals) {
     Detection d = detect(*opened.host, options);
     return write_out(args, render(*opened.host, d, args, interval), false);
   }
 
-  // Agent mode: block the stop signals before the first round starts any thread.
-  StopSignals signals;
   std::string last_state;
   while (true) {
     std::string state;
@@ -210,7 +213,7 @@ int run_export(const ExportArgs& args) {
                   << (args.output.empty() ? "" : " (" + args.output + ")") << "\n";
     }
     last_state = std::move(state);
-    if (int sig = signals.wait(interval); sig != 0) {
+    if (int sig = signals->wait(interval); sig != 0) {
       if (!args.quiet)
         std::cerr << "hwaccel export " << args.kind << ": stopping on " << signal_name(sig) << "\n";
       return kExitOk;

@@ -256,6 +256,17 @@ grep -q "^hwaccel_accelerators{state=\"ready\"} 8$" "$tmp/agent.prom" || bad "ag
 [ "$(grep -c "8 of 8 accelerators ready" "$tmp/agent.log")" -eq 1 ] &&
   grep -q "stopping on SIGTERM" "$tmp/agent.log" || bad "agent mode log: $(cat "$tmp/agent.log")"
 ls -A "$tmp" | grep -q '^\.agent' && bad "agent mode left a temporary file"
+# The NFD file of a recorded host expires three intervals after its detection.
+"$hwaccel" export nfd -q --host "$src/fixtures/hosts/h200-firecracker.yaml" --interval 5m \
+  -o "$tmp/agent.nfd" &
+agent=$!
+i=0
+while [ ! -s "$tmp/agent.nfd" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $agent
+wait $agent
+rc=$?
+[ $rc -eq 0 ] || bad "agent mode (nfd): exit $rc on SIGTERM"
+grep -qx "# +expiry-time=2026-11-30T02:03:06Z" "$tmp/agent.nfd" || bad "agent mode: expiry-time: $(head -2 "$tmp/agent.nfd")"
 
 [ $fail -eq 0 ] && say "all $count hosts accepted by promtool, node_exporter, kubectl, slurmd -G and slurmctld"
 exit $fail
