@@ -85,3 +85,19 @@ add_test(NAME render.roofline_svg
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/render/render_roofline.py $<TARGET_FILE:hwaccel>
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(render.roofline_svg PROPERTIES LABELS render SKIP_RETURN_CODE 77 TIMEOUT 240)
+
+# The exports read by the real fleet tools (promtool, node_exporter, kubectl,
+# systemd-analyze, slurmd -G) and the deploy/ kit, on loopback only
+# (tests/fleet/fleet_tools_test.sh). Not in the sanitizer build: it tests the
+# tools' verdicts, and the exports' code runs under ASan in the unit tests.
+if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize")
+  add_test(NAME fleet.real_tools
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/fleet_tools_test.sh $<TARGET_FILE:hwaccel>
+                   $<TARGET_FILE:hwsim> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fleet.real_tools PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 120)
+  # deploy/container built with buildah (FROM scratch: nothing is pulled).
+  add_test(NAME fleet.container_image
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/container_image_test.sh $<TARGET_FILE:hwaccel>
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fleet.container_image PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()

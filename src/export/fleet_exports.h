@@ -1,14 +1,16 @@
 // Exports for the fleet tools a cluster already runs:
 //   nfd         a Kubernetes Node Feature Discovery local feature file
-//               (features.d/): hwaccel.io/<name>=<value> labels
+//               (features.d/): hwaccel.io/<name>=<value> labels, GFD-compatible
 //   slurm       gres.conf lines and the slurm.conf node Gres= fragment
-//   prometheus  a node_exporter textfile-collector file
+//   prometheus  a node_exporter textfile-collector file, labelled as DCGM's
 // All are plain text, deterministic for a given detection (and, for device
-// files, the host they were read from). docs/exports.md describes them.
+// files, the host they were read from). Every export counts and declares a
+// physical device once (physical_devices.h). docs/exports.md describes them.
 #pragma once
 
 #include <string>
 
+#include "src/export/physical_devices.h"
 #include "src/host/host.h"
 #include "src/registry/detection.h"
 
@@ -16,11 +18,30 @@ namespace hwaccel {
 
 inline constexpr const char* kLabelNamespace = "hwaccel.io";
 
-std::string render_nfd(const Detection& detection);
+struct NfdOptions {
+  MigStrategy mig = MigStrategy::mixed;
+  bool nvidia_labels = false;  // also nvidia.com/... exactly as GFD names them
+  std::string expiry_time;     // RFC 3339; empty: no "# +expiry-time=" directive
+};
+std::string render_nfd(const Detection& detection, const NfdOptions& options = {});
 
 enum class SlurmPart { all, gres, node };
-std::string render_slurm(Host& host, const Detection& detection, SlurmPart part = SlurmPart::all);
+struct SlurmOptions {
+  SlurmPart part = SlurmPart::all;
+  bool igpu = false;  // declare an integrated GPU as Name=gpu beside discrete ones
+};
+std::string render_slurm(Host& host, const Detection& detection, const SlurmOptions& options = {});
 
-std::string render_prometheus(const Detection& detection);
+struct PrometheusOptions {
+  MigStrategy mig = MigStrategy::mixed;
+  // hwaccel_last_detection_timestamp_seconds: the Host's clock at detection
+  // (Detection::host.discovered_at); the duration is Detection::total_milliseconds.
+  bool timing = true;
+};
+std::string render_prometheus(Host& host, const Detection& detection,
+                              const PrometheusOptions& options = {});
+
+// "0000:1b:00.0" -> "00000000:1B:00.0", the form nvidia-smi and DCGM print.
+std::string nvidia_smi_bus_id(const std::string& bus_id);
 
 }  // namespace hwaccel

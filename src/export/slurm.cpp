@@ -1,14 +1,20 @@
-// `hwaccel export slurm`: gres.conf lines, one per (GRES name, type, device
-// node family) with the nodes as a Slurm range (/dev/nvidia[0-7]), and the
-// slurm.conf fragment that declares them on this node.
+// `hwaccel export slurm`: gres.conf lines and the slurm.conf fragment that
+// declares them on this node, one physical device once. Lines name the device
+// node (File=), the CPUs near it (Cores=, from the topology tool's affinity)
+// and its NVLink/xGMI peers (Links=, one per GPU of the same name, -1 itself).
+// Devices of one type without Cores=/Links= share a line with a range
+// (/dev/nvidia[0-7]).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "src/export/device_files.h"
 #include "src/export/fleet_exports.h"
+#include "src/export/slurm_text.h"
 #include "src/model/number_text.h"
 #include "src/registry/selection.h"
 
@@ -16,78 +22,108 @@ namespace hwaccel {
 
 namespace {
 
-struct Group {
-  std::vector<long> numbers;           // the trailing numbers of the nodes
-  std::vector<std::string> odd_paths;  // nodes without a trailing number
-  std::size_t count = 0;
+struct Declared {
+  const Entry* entry;
+  std::string name, type, file, cores;
 };
 
-// "/dev/nvidia", {0..7} -> "/dev/nvidia[0-7]"; {3} -> "/dev/nvidia3".
-std::string slurm_range(const std::string& prefix, std::vector<long> n) {
-  std::sort(n.begin(), n.end());
-  n.erase(std::unique(n.begin(), n.end()), n.end());
-  if (n.size() == 1) return prefix + std::to_string(n[0]);
-  std::string inner;
-  for (std::size_t i = 0; i < n.size();) {
-    std::size_t j = i;
-    while (j + 1 < n.size() && n[j + 1] == n[j] + 1) ++j;
-    inner += (inner.empty() ? "" : ",") + std::to_string(n[i]);
-    if (j > i) inner += "-" + std::to_string(n[j]);
-    i = j + 1;
-  }
-  return prefix + "[" + inner + "]";
+// NVLink/xGMI lanes between two physical devices (0: none).
+int link_lanes(const Detection& d, const std::string& a, const std::string& b) {
+  for (const auto& l : d.links)
+    if ((l.kind == "nvlink" || l.kind == "xgmi") &&
+        ((l.a == a && l.b == b) || (l.a == b && l.b == a)))
+      return l.lanes > 0 ? l.lanes : 1;
+  return 0;
+}
+
+std::string reason_code(const Entry& e) {
+  return std::string(to_string(e.reason ? e.reason->code : ReasonCode::probe_failed));
 }
 
 }  // namespace
 
-std::string render_slurm(Host& host, const Detection& d, SlurmPart part) {
-  // (gres name, type, node prefix) -> nodes; ordered for deterministic output.
-  std::map<std::tuple<std::string, std::string, std::string>, Group> groups;
-  std::map<std::pair<std::string, std::string>, std::size_t> counts;  // (name, type) -> devices
+std::string render_slurm(Host& host, const Detection& d, const SlurmOptions& options) {
+  const auto devices = physical_devices(d);
   std::vector<std::string> notes;
-  for (const auto& e : d.entries) {
-    if (e.type == DeviceType::cpu || e.partition) continue;
-    if (e.partitioned) {
-      notes.push_back(entry_label(e) +
-                      " is split into MIG instances: give Slurm those with AutoDetect=nvml");
+  bool discrete_gpu = false;
+  for (const auto& p : devices)
+    if (p.entry->type == DeviceType::gpu && !p.integrated && p.ready()) discrete_gpu = true;
+
+  std::vector<Declared> declared;
+  std::vector<std::string> mig_gres;  // "gpu:3g.40gb:1"
+  std::map<std::string, std::size_t> mig_counts;
+  for (const auto& p : devices) {
+    const Entry& e = *p.entry;
+    if (!p.ready()) {
+      notes.push_back(entry_label(e) + " left out: not ready (" + reason_code(e) + ")");
       continue;
     }
-    if (e.status != EntryStatus::ready) {
-      notes.push_back(entry_label(e) + " left out: not ready (" +
-                      std::string(to_string(e.reason ? e.reason->code : ReasonCode::probe_failed)) +
-                      ")");
+    if (!p.slices.empty()) {
+      // Slurm 22.05+ schedules MIG instances as gpu GRES typed by profile; their
+      // device files (/dev/nvidia-caps/nvidia-cap<N>) come from AutoDetect=nvml.
+      for (const Entry* s : p.slices) ++mig_counts[s->partition->profile];
+      notes.push_back(entry_label(e) + " is split into " + std::to_string(p.slices.size()) +
+                      " MIG instances: their files come from AutoDetect=nvml (see below)");
+      continue;
+    }
+    if (e.type == DeviceType::gpu && p.integrated && discrete_gpu && !options.igpu) {
+      notes.push_back(entry_label(e) + " (" + e.name +
+                      ") left out: an integrated GPU beside discrete ones "
+                      "(--igpu declares it as gpu)");
       continue;
     }
     DeviceFile f = device_file(host, e);
     if (f.path.empty()) continue;
     if (f.assumed) notes.push_back(entry_label(e) + " " + f.path + ": " + f.source);
-    std::string type = gres_type(e);
-    auto digits = f.path.find_last_not_of("0123456789");
-    std::string prefix = f.path.substr(0, digits + 1);
-    Group& g = groups[{f.gres, type, prefix}];
-    // A device number goes into a range "/dev/nvidia[0-3]" only when it reads
-    // back as written: "07" or a 20-digit number (a hostile Device Minor) is
-    // listed as its own path instead.
-    const std::string tail = f.path.substr(digits + 1);
-    auto number = tail.size() > 1 && tail.front() == '0'
-                      ? std::nullopt
-                      : parse_integer_in(tail, 0, std::numeric_limits<std::int32_t>::max());
-    if (number)
-      g.numbers.push_back(static_cast<long>(*number));
-    else
-      g.odd_paths.push_back(f.path);
-    ++g.count;
-    ++counts[{f.gres, type}];
+    declared.push_back(
+        {&e, f.gres, slurm_type(e), f.path, slurm_cores(e.cpu_affinity, d.host.facts.cpus)});
   }
 
+  // Links= per GRES name, in the order of the lines below.
+  std::map<std::string, std::vector<const Declared*>> by_name;
+  std::sort(declared.begin(), declared.end(), [](const Declared& a, const Declared& b) {
+    return std::tie(a.name, a.type, a.file) < std::tie(b.name, b.type, b.file);
+  });
+  for (const auto& x : declared) by_name[x.name].push_back(&x);
+
   std::string gres;
-  for (const auto& [key, g] : groups) {
-    const auto& [name, type, prefix] = key;
-    if (!g.numbers.empty())
-      gres += "Name=" + name + " Type=" + type + " File=" + slurm_range(prefix, g.numbers) + "\n";
-    for (const auto& path : g.odd_paths)
-      gres += "Name=" + name + " Type=" + type + " File=" + path + "\n";
+  std::map<std::pair<std::string, std::string>, std::size_t> counts;
+  for (const auto& [name, list] : by_name) {
+    bool any_link = false;
+    for (const auto* a : list)
+      for (const auto* b : list)
+        if (a != b && link_lanes(d, a->entry->physical_id, b->entry->physical_id)) any_link = true;
+    // (type, cores) -> files, for the lines without Links=.
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> shared;
+    for (const auto* a : list) {
+      ++counts[{name, a->type}];
+      if (!any_link) {
+        shared[{a->type, a->cores}].push_back(a->file);
+        continue;
+      }
+      std::string links;
+      for (const auto* b : list)
+        links += (links.empty() ? "" : ",") +
+                 std::string(a == b ? "-1"
+                                    : std::to_string(link_lanes(d, a->entry->physical_id,
+                                                                b->entry->physical_id)));
+      gres += "Name=" + name + " Type=" + a->type + " File=" + a->file +
+              (a->cores.empty() ? "" : " Cores=" + a->cores) + " Links=" + links + "\n";
+    }
+    for (const auto& [key, files] : shared)
+      for (const auto& file : slurm_file_ranges(files))
+        gres += "Name=" + name + " Type=" + key.first + " File=" + file +
+                (key.second.empty() ? "" : " Cores=" + key.second) + "\n";
   }
+  for (const auto& [profile, n] : mig_counts) counts[{"gpu", profile}] += n;
+  if (!mig_counts.empty())
+    notes.push_back(
+        "MIG: add AutoDetect=nvml to this file (Slurm 22.05+ built with NVML) for the "
+        "instances' device files");
+  else
+    notes.push_back(
+        "AutoDetect is left to you: these lines are what it would find; with "
+        "AutoDetect=nvml|rsmi, keep only the Name= lines it cannot see");
   for (const auto& n : notes) gres += "# " + n + "\n";
 
   std::vector<std::string> names;
@@ -106,13 +142,12 @@ std::string render_slurm(Host& host, const Detection& d, SlurmPart part) {
         d.host.facts.hostname.empty() ? "NODENAME" : d.host.facts.hostname;
     node += "NodeName=" + host_name + " Gres=" + node_gres + "\n";
   } else {
-    node += notes.empty() ? "# no ready accelerator: nothing to declare\n"
-                          : "# no device to declare (see the notes above)\n";
+    node += "# no ready accelerator: nothing to declare\n";
   }
 
   const std::string banner =
       " (hwaccel export slurm, hwaccel " + std::string(HWACCEL_VERSION) + ")";
-  switch (part) {
+  switch (options.part) {
     case SlurmPart::gres:
       return "# gres.conf" + banner + "\n" + gres;
     case SlurmPart::node:

@@ -64,6 +64,11 @@ EXTRA = {
         "system to recover this GPU\n",
         'Field "compute_cap" is not a valid field to query.\n',
     ],
+    # The first byte picks the reader (export_text_fuzz.cpp): 0 cores, 1 compute
+    # class, 2 driver version, 3 device name, 4 RFC 3339 time.
+    "export_text": ["\x000-55,112-167", "\x003-1,99999999999", "\x01sm_90", "\x01gfx90a",
+                    "\x02590.48.01", "\x02Mesa 24.0.5-1ubuntu1", "\x03AMD Radeon (Strix Halo)",
+                    "\x03NVIDIA H100 80GB HBM3", "\x042026-11-29T15:00:00Z", "\x049999-99-99T99:99:99Z"],
     "data_size": ["100G", "1.5TiB", "500MB", "512", "10 M", "0", "G", "1e9"],
     "runtime_env": [
         "12:pids:/docker/3f1c0e9b5d2a\n0::/docker/3f1c0e9b5d2a\n",

@@ -25,6 +25,9 @@ const std::regex kName(R"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])");
 const std::regex kValue(R"((([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?)");
 const std::regex kPrefix(R"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)");
 
+const std::regex kExpiry(
+    R"(# \+expiry-time=[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)");
+
 std::vector<Detection> all_fixture_detections(std::vector<std::unique_ptr<SnapshotHost>>* hosts) {
   std::vector<Detection> out;
   for (const auto& e : fs::directory_iterator(testing::source_path("fixtures/hosts"))) {
@@ -44,7 +47,10 @@ void expect_valid_nfd(const std::string& text) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     if (line[0] == '#') {
-      EXPECT_NE(line.rfind("# +", 0), 0u) << "\"# +\" is an NFD directive: " << line;
+      // "# +" is an NFD directive: only expiry-time, only in its RFC 3339 form.
+      if (line.rfind("# +", 0) == 0) {
+        EXPECT_TRUE(std::regex_match(line, kExpiry)) << line;
+      }
       continue;
     }
     auto eq = line.find('=');
@@ -53,7 +59,7 @@ void expect_valid_nfd(const std::string& text) {
     auto slash = name.find('/');
     ASSERT_NE(slash, std::string::npos) << "no namespace: " << line;
     std::string prefix = name.substr(0, slash), base = name.substr(slash + 1);
-    EXPECT_EQ(prefix, "hwaccel.io");
+    EXPECT_TRUE(prefix == "hwaccel.io" || prefix == "nvidia.com") << line;
     EXPECT_TRUE(std::regex_match(prefix, kPrefix) && prefix.size() <= 253) << line;
     EXPECT_TRUE(std::regex_match(base, kName) && base.size() <= 63) << line;
     EXPECT_TRUE(std::regex_match(value, kValue) && value.size() <= 63) << line;
@@ -63,7 +69,13 @@ void expect_valid_nfd(const std::string& text) {
 TEST(NfdLabels, EveryLabelOfEveryFixtureIsAValidKubernetesLabel) {
   auto detections = all_fixture_detections(nullptr);
   ASSERT_GT(detections.size(), 5u);
-  for (const auto& d : detections) expect_valid_nfd(render_nfd(d));
+  NfdOptions gfd;
+  gfd.nvidia_labels = true;
+  gfd.expiry_time = "2026-12-01T14:00:00Z";
+  for (const auto& d : detections) {
+    expect_valid_nfd(render_nfd(d));
+    expect_valid_nfd(render_nfd(d, gfd));
+  }
 }
 
 TEST(NfdLabels, AwkwardNamesAreMadeValid) {
@@ -91,9 +103,12 @@ TEST(PrometheusText, EveryLineFollowsTheExpositionFormat) {
   const std::regex help(R"(# HELP [a-zA-Z_:][a-zA-Z0-9_:]* .+)");
   const std::regex type(R"(# TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (gauge|counter|untyped))");
   const std::regex sample(
-      R"([a-zA-Z_:][a-zA-Z0-9_:]*\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")*\} -?[0-9]+(\.[0-9]+)?)");
-  for (const auto& d : all_fixture_detections(nullptr)) {
-    std::istringstream in(render_prometheus(d));
+      R"([a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")*\})? -?[0-9]+(\.[0-9]+)?)");
+  std::vector<std::unique_ptr<SnapshotHost>> hosts;
+  auto detections = all_fixture_detections(&hosts);
+  for (std::size_t i = 0; i < detections.size(); ++i) {
+    const Detection& d = detections[i];
+    std::istringstream in(render_prometheus(*hosts[i], d));
     std::string line;
     std::set<std::string> typed;
     while (std::getline(in, line)) {
