@@ -22,7 +22,8 @@ from . import _hwaccel
 from ._errors import (BadInput, BadReserve, CannotWrite, Error, NotCompiled, NotReady,
                       Unsatisfiable, UsageError, from_failure)
 from ._types import (Backend, Device, Dmi, Environment, HostFacts, Link, Memory, NetworkPort,
-                     Partition, Pci, PcieLink, PcieState, Reason, Storage, System, Warning,
+                     Partition, Pci, PcieLink, PcieState, Reason, Resources, HostResources,
+                     UsableResources, Cgroup, Storage, System, Warning,
                      _build)
 
 __version__: str = _hwaccel.__version__
@@ -30,7 +31,8 @@ __version__: str = _hwaccel.__version__
 __all__ = [
     "detect", "select", "plan", "record", "backends", "Detection", "Selection", "Plan",
     "Backend", "Device", "Memory", "Pci", "PcieLink", "PcieState", "Partition", "Reason",
-    "Link", "Warning", "HostFacts", "System", "Environment", "Dmi", "NetworkPort", "Storage",
+    "Link", "Warning", "HostFacts", "System", "Resources", "HostResources", "UsableResources",
+    "Cgroup", "Environment", "Dmi", "NetworkPort", "Storage",
     "Error", "UsageError", "BadInput", "CannotWrite", "BadReserve", "Unsatisfiable",
     "NotCompiled", "NotReady",
 ]

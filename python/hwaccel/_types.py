@@ -227,10 +227,57 @@ class Storage:
 
 
 @dataclass(frozen=True)
+class HostResources:
+    """What the machine has: CPUs (sockets, cores, threads), NUMA nodes, memory, and the
+    file each figure came from."""
+
+    cpu_list: Optional[str]
+    cpus_source: Optional[str]
+    sockets: Optional[int]
+    cores: Optional[int]
+    threads: Optional[int]
+    topology_source: Optional[str]
+    numa_nodes: Optional[int]
+    numa_source: Optional[str]
+    memory_bytes: Optional[int]
+    memory_source: Optional[str]
+
+
+@dataclass(frozen=True)
+class UsableResources:
+    """What this process may use (a container's, pod's or Slurm step's cgroup), and what
+    limits it (``limited_by``; empty where nothing does)."""
+
+    cpu_list: Optional[str]
+    sockets: Optional[int]
+    cores: Optional[int]
+    threads: Optional[int]
+    numa_nodes: Optional[int]
+    memory_bytes: Optional[int]
+    limited_by: List[str]
+
+
+@dataclass(frozen=True)
+class Cgroup:
+    version: int
+    path: Optional[str]
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Host totals beside what this process may use."""
+
+    host: HostResources
+    usable: UsableResources
+    cgroup: Optional[Cgroup]
+
+
+@dataclass(frozen=True)
 class System:
-    """System facts: the environment, network ports (RDMA), storage."""
+    """System facts: the environment, CPU/memory resources, network ports (RDMA), storage."""
 
     environment: Environment
     network_ports: List[NetworkPort]
+    resources: Resources
     storage: List[Storage]
     bandwidth_unit: str
