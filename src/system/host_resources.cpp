@@ -6,6 +6,7 @@
 #include <set>
 
 #include "src/host/tree_facts.h"
+#include "src/probe/gpu_numa_memory.h"
 #include "src/probe/proc_meminfo.h"
 #include "src/probe/text_util.h"
 
@@ -255,6 +256,16 @@ HostResources scan_host_resources(Host& host, std::vector<Warning>& warnings) {
     r.memory_bytes = node_sum;
     r.memory_source = "no /proc/meminfo: the sum of " + std::to_string(nodes.size()) + " " +
                       kNodeDir + "/nodeN/meminfo MemTotal";
+  }
+
+  // GPU memory onlined as NUMA nodes is in MemTotal but not the host's: the same
+  // exclusion as cpu:0's (src/probe/cpu_probe.cpp), so the two figures agree.
+  if (r.memory_bytes) {
+    const auto gpu = gpu_memory_in_host(gpu_memory_nodes(host));
+    if (!gpu.nodes.empty() && gpu.total_bytes < *r.memory_bytes) {
+      *r.memory_bytes -= gpu.total_bytes;
+      r.memory_source += " less " + numa_nodes_text(gpu.nodes) + " (GPU memory)";
+    }
   }
 
   // What this process may use.

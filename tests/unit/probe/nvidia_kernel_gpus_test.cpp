@@ -11,6 +11,7 @@
 #include "src/probe/cuda_probe.h"
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/nvidia_kernel_gpus.h"
+#include "src/system/host_resources.h"
 #include "tests/unit/probe/snapshot_builder.h"
 
 namespace hwaccel {
@@ -101,6 +102,18 @@ TEST(NvidiaKernelGpus, HostMemoryLeavesOutTheGpusNumaNodes) {
   EXPECT_EQ(memory.free_bytes, (310000000 - 6 * (kGpuNodeKiB - 1024)) * kKiB);
   EXPECT_NE(memory.source.find("less NUMA nodes 250-255 (GPU memory"), std::string::npos)
       << memory.source;
+}
+
+// The system facts' host memory (detect's "cpus: ... memory" line) is the same
+// figure as cpu:0's: the GPUs' nodes are left out there too.
+TEST(NvidiaKernelGpus, SystemResourcesLeaveOutTheGpusNumaNodes) {
+  auto b = power9_host();
+  SnapshotHost host(b.snapshot);
+  std::vector<Warning> warnings;
+  auto r = scan_host_resources(host, warnings);
+  EXPECT_EQ(r.memory_bytes, kHostKiB * kKiB);
+  EXPECT_EQ(r.usable_memory_bytes, kHostKiB * kKiB);
+  EXPECT_NE(r.memory_source.find("less NUMA nodes 250-255"), std::string::npos) << r.memory_source;
 }
 
 TEST(NvidiaKernelGpus, ADrmCardOrADeviceNodeAloneStillNamesAGpu) {
