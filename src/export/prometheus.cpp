@@ -36,6 +36,8 @@ Labels device_labels(Host& host, const Allocatable& a) {
   DeviceFile f = device_file(host, whole);
   if (!f.path.empty() && !f.assumed) id.push_back({"device", f.path.substr(f.path.rfind('/') + 1)});
   if (e.partition) id.push_back({"GPU_I_PROFILE", e.partition->profile});
+  if (e.partition && e.partition->gpu_instance_id)
+    id.push_back({"GPU_I_ID", std::to_string(*e.partition->gpu_instance_id)});
   id.push_back({"backend", whole.backend});
   id.push_back({"hwaccel_device", entry_label(e)});
   id.push_back({"physical_id", e.partition ? e.physical_id : whole.physical_id});

@@ -39,6 +39,10 @@ struct Partition {
   std::string profile;             // "3g.40gb", "CPX"
   std::string parent_physical_id;  // the whole device's physical_id
   int parent_index = 0;            // the whole device's index in the same backend
+  // NVIDIA MIG: the GPU and compute instance ids (nvidia-smi -q), which DCGM labels
+  // GPU_I_ID; unknown where only -L answered.
+  std::optional<int> gpu_instance_id;
+  std::optional<int> compute_instance_id;
 };
 
 struct Entry {

@@ -47,6 +47,8 @@ void apply_mig_memory(const NvidiaSmiQ* q, const std::string& q_provenance, Prob
       continue;
     }
     e.provenance.push_back(q_provenance);
+    e.partition->gpu_instance_id = mig->gpu_instance;
+    e.partition->compute_instance_id = mig->compute_instance;
     if (mig->gpu_instance) {
       auto [at, first] = holder.emplace(std::pair{e.pci_bus_id, *mig->gpu_instance}, e.physical_id);
       if (!first) {

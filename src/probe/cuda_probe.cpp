@@ -330,7 +330,7 @@ void add_mig_instances(const ToolRun& run, ProbeResult& result) {
       entry.driver_version = parent_copy.driver_version;
       entry.status = EntryStatus::ready;
       entry.provenance.push_back("tool:nvidia-smi -L");
-      entry.partition = Partition{mig.profile, parent_copy.physical_id, parent_copy.index};
+      entry.partition = Partition{mig.profile, parent_copy.physical_id, parent_copy.index, {}, {}};
       entry.numa_node = parent_copy.numa_node;
       entry.cpu_affinity = parent_copy.cpu_affinity;
       result.entries.push_back(std::move(entry));

@@ -421,7 +421,7 @@ class RocmScan {
       p.cpu_affinity = parent.cpu_affinity;
       p.status = parent.status;
       p.reason = parent.reason;
-      p.partition = Partition{mode, parent.physical_id, 0};
+      p.partition = Partition{mode, parent.physical_id, 0, {}, {}};
       const std::string node_dir = std::string(kKfdNodesDir) + "/" + node.name;
       p.provenance = {"file:" + compute_path, "file:" + node_dir + "/properties"};
       if (node.props.gfx_target_version)

@@ -306,7 +306,7 @@ Entry entry(const json& e, const std::string& where) {
     const std::string w = where + ".partition";
     object(*part, w);
     out.partition = Partition{text(*part, "profile", w), text(*part, "parent_physical_id", w),
-                              int(integer(*part, "parent_index", w))};
+                              int(integer(*part, "parent_index", w)), {}, {}};
   }
   if (const json* p = field(e, "partitioned")) {
     if (!p->is_boolean()) throw Bad(where + ".partitioned: expected true or false");

@@ -213,13 +213,16 @@ std::vector<MountEntry> parse_mountinfo(std::string_view text) {
     auto words = split_words(line);
     auto dash = std::find(words.begin(), words.end(), "-");
     // id parent maj:min root mount-point options [optional...] - fstype source super-options
-    if (dash == words.end() || dash - words.begin() < 6 || words.end() - dash < 3) continue;
+    // After "-": fstype, source, super-options; a source that is empty ("") splits
+    // to nothing, so the super-options are read only where they are there.
+    if (dash == words.end() || dash - words.begin() < 6 || words.end() - dash < 2) continue;
     MountEntry m;
     m.root = unescape_octal(words[3]);
     m.mount_point = unescape_octal(words[4]);
     m.fstype = *(dash + 1);
     m.options = split_options(words[5]);
-    for (auto& o : split_options(*(dash + 3))) m.options.push_back(std::move(o));
+    if (words.end() - dash >= 4)
+      for (auto& o : split_options(*(dash + 3))) m.options.push_back(std::move(o));
     if (m.root.empty() || m.root.front() != '/' || m.mount_point.empty() ||
         m.mount_point.front() != '/')
       continue;

@@ -50,7 +50,7 @@ TEST(Selection, NeverOffersAPartitionedWholeGpu) {
   parent.partitioned = true;
   auto mig = gpu("cuda", 1, 40192, 40000);
   mig.physical_id = "mig:0000:1b:00.0/0";
-  mig.partition = Partition{"3g.40gb", "pci:0000:1b:00.0", 0};
+  mig.partition = Partition{"3g.40gb", "pci:0000:1b:00.0", 0, {}, {}};
   auto d = detection_with({parent, mig, cpu()});
   auto s = select_default(d);
   EXPECT_EQ(entry_label(d.entries[*s.entry]), "cuda:1");

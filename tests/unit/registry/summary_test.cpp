@@ -52,7 +52,7 @@ TEST(Summary, MigSlicesCountAsTheirParent) {
   whole.partitioned = true;
   Entry slice = gpu("cuda", 1, 40000, 40000);
   slice.physical_id = "mig:1";
-  slice.partition = Partition{"3g.40gb", "pci:0000:18:00.0", 0};
+  slice.partition = Partition{"3g.40gb", "pci:0000:18:00.0", 0, {}, {}};
   Detection d = detection_with({whole, slice, cpu()});
   EXPECT_EQ(accelerator_memory_bytes(d), 81559ull << 20);
   EXPECT_TRUE(has_ready_accelerator(d));

@@ -72,7 +72,7 @@ TEST(DetectText, MigParentAndInstances) {
   d.entries.push_back(parent);
   for (int n = 0; n < 2; ++n) {
     Entry mig = gpu(1 + n, "mig:0000:00:09.0/" + std::to_string(n));
-    mig.partition = Partition{"1g.10gb", "pci:0000:00:09.0", 0};
+    mig.partition = Partition{"1g.10gb", "pci:0000:00:09.0", 0, {}, {}};
     d.entries.push_back(mig);
   }
   auto text = render_detect_text(d, {true});

@@ -146,6 +146,12 @@ TEST(CgroupLimits, Parsers) {
   EXPECT_EQ(mounts[0].fstype, "cgroup");
   EXPECT_NE(std::find(mounts[0].options.begin(), mounts[0].options.end(), "noprefix"),
             mounts[0].options.end());
+  // A line that ends after "- fstype source" (found by the runtime_env fuzz target,
+  // which read one word past the end): read without its super-options.
+  auto cut = parse_mountinfo("30 23 0:26 / /sys/fs/cgroup rw,nosuid shared:2 - cgroup2 cgroup2\n");
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].fstype, "cgroup2");
+  EXPECT_EQ(cut[0].options, (std::vector<std::string>{"rw", "nosuid"}));
   auto old = parse_proc_mounts("none /dev/cpuset cpuset rw 0 0\n");
   ASSERT_EQ(old.size(), 1u);
   EXPECT_EQ(old[0].fstype, "cpuset");
