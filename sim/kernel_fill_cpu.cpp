@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "sim/kernel_fill_parts.h"
+#include "src/system/host_resources.h"
 
 namespace hwaccel::sim {
 namespace {
@@ -55,18 +56,8 @@ std::string size_k(long long kb) {
 
 }  // namespace
 
-std::string cpu_list(const std::vector<int>& cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
+// The kernel's list form ("0-3,8"), written as the host-resources reader reads it.
+std::string cpu_list(const std::vector<int>& cpus) { return cpu_list_text(cpus); }
 
 std::string cpu_mask(const std::vector<int>& cpus, int nr_cpus) {
   // bitmap_print_to_pagebuf: hex digits for nr_cpus bits, a comma every 32 bits.
