@@ -9,6 +9,7 @@
 #include "sim/tool_spec.h"
 #include "src/host/path.h"
 #include "src/host/process_runner.h"
+#include "src/snapshot/snapshot_codec.h"
 
 namespace hwaccel::sim {
 namespace {
@@ -357,6 +358,7 @@ TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
   planner.files();
   planner.filled(filled);
   planner.shims(root);
+  plan.entries.push_back({PlannedEntry::Kind::file, kSnapshotCopy, write_snapshot(snapshot), "", 0644});
   return plan;
 }
 

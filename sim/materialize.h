@@ -26,6 +26,8 @@ inline constexpr const char* kShimDir = "/.hwsim/bin";
 // Shims of tools run by absolute path, at their paths below it, and nothing else:
 // what `hwsim run` binds or overlays (never a folder of the snapshot's own files).
 inline constexpr const char* kShimPathsDir = "/.hwsim/paths";
+// The snapshot the tree was made from, as write_snapshot() writes it.
+inline constexpr const char* kSnapshotCopy = "/.hwsim/snapshot.yaml";
 
 // `root` is where the tree will be written (absolute), for env.sh's PATH.
 // A tool recorded as not found gets no shim (a PATH search fails as it did),

@@ -1,0 +1,34 @@
+#include "sim/emulate/tool_emulator.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace hwaccel::sim {
+
+namespace {
+
+// One line per emulated tool: its name as programs run it, and its emulator
+// (declared in the tool's own header under sim/emulate/).
+const std::vector<std::pair<std::string_view, ToolEmulator>>& emulators() {
+  static const std::vector<std::pair<std::string_view, ToolEmulator>> table = {
+  };
+  return table;
+}
+
+}  // namespace
+
+ToolEmulator find_tool_emulator(std::string_view name) {
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  for (const auto& [tool, emulator] : emulators())
+    if (tool == name) return emulator;
+  return nullptr;
+}
+
+std::vector<std::string> emulated_tool_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : emulators()) names.emplace_back(entry.first);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace hwaccel::sim
