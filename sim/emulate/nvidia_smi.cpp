@@ -1,8 +1,9 @@
 // nvidia-smi's argv, as the real tool reads it (its -h, driver 590.48.01, in
 // /work/shared/real-captures/nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt):
 // -L, -q [-x] [-d LIST], --query-gpu=FIELDS --format=csv[,noheader][,nounits],
-// -i/--id=ID[,ID] (an index, a UUID or a bus id), --version, topo -m. Sub-commands
-// the host model cannot answer (nvlink, mig) answer only as recorded.
+// -i/--id=ID[,ID] (an index, a UUID or a bus id), --version, topo -m, nvlink -s.
+// Sub-commands the host model cannot answer (mig, other nvlink forms) answer only as
+// recorded.
 #include "sim/emulate/nvidia_smi.h"
 
 #include <algorithm>
@@ -98,6 +99,11 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
     canonical.insert(canonical.end(), rest.begin(), rest.end());
     if (auto r = recorded(host, canonical)) return *r;
     if (args[0] == "topo" && rest == std::vector<std::string>{"-m"}) return {nvsmi_topo(m), "", 0};
+    if (args[0] == "nvlink" && rest == std::vector<std::string>{"-s"}) {
+      std::vector<int> all;
+      for (const auto& g : m.gpus) all.push_back(g.index);
+      return {nvsmi_nvlink_status(m, all), "", 0};
+    }
     // Not in the host model: say so the way the tool does for what it cannot show.
     return {"", "hwsim: nvidia-smi " + args[0] + ": not emulated (not recorded in the snapshot)\n",
             2};

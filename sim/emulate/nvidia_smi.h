@@ -17,6 +17,7 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
 std::string nvsmi_list(const NvModel& m, const std::vector<int>& gpus);
 std::string nvsmi_table(const NvModel& m, const std::vector<int>& gpus, const std::string& when);
 std::string nvsmi_topo(const NvModel& m);
+std::string nvsmi_nvlink_status(const NvModel& m, const std::vector<int>& gpus);
 struct CsvFormat {
   bool header = true, units = true;
 };

@@ -100,3 +100,26 @@ TEST(NvidiaSmiTable, ClockTextIsCtimeShaped) {
 
 }  // namespace
 }  // namespace hwaccel::sim
+
+namespace hwaccel::sim {
+namespace {
+
+TEST(NvidiaSmiNvlink, EachH100ShowsItsEighteenLinksAtNvlink4Rate) {
+  testing_nvsmi::Host h("dgx-h100");
+  auto a = h.ask({"nvlink", "--status"});
+  EXPECT_EQ(a.exit_code, 0);
+  auto l = testing_nvsmi::lines(a.out);
+  ASSERT_EQ(l.size(), 8u * 19u);
+  EXPECT_EQ(l[0].rfind("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-", 0), 0u);
+  EXPECT_EQ(l[18], "\t Link 17: 26.562 GB/s");
+}
+
+TEST(NvidiaSmiNvlink, MigModeRefusesAsTheRealTool) {
+  testing_nvsmi::Host h("h100-mig");
+  EXPECT_NE(h.ask({"nvlink", "-s"})
+                .out.find("Nvlink queries are not supported for Devices in MIG mode\n"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace hwaccel::sim
