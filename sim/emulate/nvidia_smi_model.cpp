@@ -157,6 +157,7 @@ NvModel nvidia_model(const EmulatedHost& host) {
       mig.gpu_instance_id = p->partition->gpu_instance_id;
       mig.compute_instance_id = p->partition->compute_instance_id;
       mig.total_mib = mib(p->memory.total_bytes);
+      mig.free_mib = mib(p->memory.free_bytes);
       g.migs.push_back(mig);
     }
     std::sort(g.migs.begin(), g.migs.end(),

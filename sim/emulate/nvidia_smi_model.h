@@ -19,7 +19,7 @@ struct NvMig {
   std::string profile;
   std::string uuid;
   std::optional<int> gpu_instance_id, compute_instance_id;
-  std::optional<std::uint64_t> total_mib;
+  std::optional<std::uint64_t> total_mib, free_mib;
 };
 
 struct NvGpu {

@@ -23,6 +23,57 @@ std::string pad_left(std::string s, std::size_t w) {
 const char* kRule =
     "+-----------------------------------------+------------------------+----------------------+\n";
 
+// The "MIG devices:" box (the H100 MIG capture): GPU, GI, CI and MIG device ids,
+// shared memory used (total less free) and total; SMs, engines and BAR1, which the
+// host model does not hold, N/A.
+std::string mig_devices(const NvModel& m, const std::vector<int>& gpus) {
+  const std::string rule =
+      "+------------------+----------------------------------+-----------+-----------------------+"
+      "\n";
+  std::string rows;
+  for (int i : gpus) {
+    const NvGpu& g = m.gpus[static_cast<std::size_t>(i)];
+    for (const NvMig& d : g.migs) {
+      auto id = [](const std::optional<int>& v) {
+        return v ? std::to_string(*v) : std::string("N/A");
+      };
+      std::string used = d.total_mib && d.free_mib && *d.total_mib >= *d.free_mib
+                             ? std::to_string(*d.total_mib - *d.free_mib) + "MiB"
+                             : "N/A";
+      std::string total = d.total_mib ? pad_left(std::to_string(*d.total_mib), 5) + "MiB" : "  N/A";
+      rows += "|  " + pad_right(std::to_string(g.index), 3) + pad_left(id(d.gpu_instance_id), 3) +
+              " " + pad_left(id(d.compute_instance_id), 3) + " " +
+              pad_left(std::to_string(d.device), 3) + "  |" +
+              pad_right(pad_left(used, 19) + " / " + total, 34) + "| N/A    N/A|" +
+              pad_right("  N/A", 23) + "|\n";
+      rows += "|                  |" + pad_right(pad_left("N/A", 19) + " /   N/A", 34) +
+              "|           |                       |\n";
+      rows += rule;
+    }
+  }
+  if (rows.empty()) return "";
+  std::string out =
+      "\n+-----------------------------------------------------------------------------------------"
+      "+\n";
+  out +=
+      "| MIG devices:                                                                            "
+      "|\n";
+  out += rule;
+  out +=
+      "| GPU  GI  CI  MIG |              Shared Memory-Usage |        Vol|        Shared         "
+      "|\n";
+  out +=
+      "|      ID  ID  Dev |                Shared BAR1-Usage | SM     Unc| CE ENC  DEC  OFA  JPG "
+      "|\n";
+  out +=
+      "|                  |                                  |        ECC|                       "
+      "|\n";
+  out +=
+      "|==================+==================================+===========+=======================|"
+      "\n";
+  return out + rows;
+}
+
 }  // namespace
 
 std::string nvsmi_clock_text(const std::string& at) {
@@ -113,6 +164,7 @@ std::string nvsmi_table(const NvModel& m, const std::vector<int>& gpus, const st
            pad_left(g.migs.empty() ? "Disabled" : "Enabled", 21) + " |\n";
     out += kRule;
   }
+  out += mig_devices(m, gpus);
   out +=
       "\n+-----------------------------------------------------------------------------------------"
       "+\n";

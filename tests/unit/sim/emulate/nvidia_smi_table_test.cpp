@@ -123,3 +123,28 @@ TEST(NvidiaSmiNvlink, MigModeRefusesAsTheRealTool) {
 
 }  // namespace
 }  // namespace hwaccel::sim
+
+namespace hwaccel::sim {
+namespace {
+
+TEST(NvidiaSmiTable, MigDevicesBoxHasTheCapturesLayoutAndInstanceIds) {
+  auto capture = hwaccel::testing::slurp(hwaccel::testing::shared_path(
+      "real-captures/nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt"));
+  ASSERT_TRUE(capture);
+  testing_nvsmi::Host h("h100-mig");
+  auto out = h.ask({}).out;
+  for (const char* fixed :
+       {"| MIG devices:", "| GPU  GI  CI  MIG |              Shared Memory-Usage |",
+        "|==================+==================================+===========+====="})
+    EXPECT_NE(capture->find(fixed), std::string::npos) << fixed;
+  auto at = out.find("| MIG devices:");
+  ASSERT_NE(at, std::string::npos) << out;
+  auto rows = testing_nvsmi::lines(out.substr(at));
+  // The capture's first row: GPU 0, GI 2, CI 0, MIG device 0, 40448 MiB shared.
+  EXPECT_EQ(rows[6].substr(0, 20), "|  0    2   0   0  |");
+  EXPECT_NE(rows[6].find(" / 40448MiB    |"), std::string::npos) << rows[6];
+  for (std::size_t i = 0; i < 6 + 4 * 3; ++i) EXPECT_EQ(rows[i].size(), 91u) << rows[i];
+}
+
+}  // namespace
+}  // namespace hwaccel::sim
