@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/emulate/nvidia_smi.h"
+
 namespace hwaccel::sim {
 
 namespace {
@@ -11,6 +13,7 @@ namespace {
 // (declared in the tool's own header under sim/emulate/).
 const std::vector<std::pair<std::string_view, ToolEmulator>>& emulators() {
   static const std::vector<std::pair<std::string_view, ToolEmulator>> table = {
+      {"nvidia-smi", emulate_nvidia_smi},
   };
   return table;
 }
