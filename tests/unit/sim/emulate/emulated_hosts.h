@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "sim/emulate/tool_emulator.h"
+#include "sim/presets.h"
+#include "sim/spec_reader.h"
+#include "sim/synth.h"
 #include "src/host/snapshot_host.h"
 #include "src/registry/detection.h"
 #include "tests/support/test_support.h"
@@ -23,20 +26,35 @@ struct HostCase {
   EmulatedHost host() const { return {snapshot, detection}; }
 };
 
-inline std::unique_ptr<HostCase> load_host(const std::string& fixture) {
-  auto loaded =
-      load_snapshot_file(hwaccel::testing::source_path("fixtures/hosts/" + fixture + ".yaml"));
-  if (!loaded.snapshot) return nullptr;
+inline std::unique_ptr<HostCase> detected(std::string name, Snapshot snapshot) {
   auto c = std::make_unique<HostCase>();
-  c->name = fixture;
-  c->snapshot = *loaded.snapshot;
+  c->name = std::move(name);
+  c->snapshot = std::move(snapshot);
   SnapshotHost host(c->snapshot);
   c->detection = detect(host);
   return c;
 }
 
+inline std::unique_ptr<HostCase> load_host(const std::string& fixture) {
+  auto loaded =
+      load_snapshot_file(hwaccel::testing::source_path("fixtures/hosts/" + fixture + ".yaml"));
+  if (!loaded.snapshot) return nullptr;
+  return detected(fixture, *loaded.snapshot);
+}
+
+// `hwsim synth --preset NAME`: the fixture's host, with synthesis's own tool
+// outputs and files.
+inline std::unique_ptr<HostCase> synthesized_host(const std::string& preset) {
+  auto text = preset_spec(preset);
+  if (!text) return nullptr;
+  HostSpec spec;
+  if (parse_spec(*text, "preset:" + preset, spec)) return nullptr;
+  return detected("preset:" + preset, synthesize(spec));
+}
+
 // The fixtures whose reviewed `detect` golden lists a device of `backend` (cheap
-// to ask: the golden is text), loaded and detected.
+// to ask: the golden is text), loaded and detected, each followed by its preset
+// synthesised.
 inline std::vector<std::unique_ptr<HostCase>> hosts_with(const std::string& backend) {
   std::vector<std::unique_ptr<HostCase>> out;
   for (const auto& name : hwaccel::testing::fixture_host_names()) {
@@ -44,6 +62,9 @@ inline std::vector<std::unique_ptr<HostCase>> hosts_with(const std::string& back
         hwaccel::testing::source_path("fixtures/hosts/" + name + ".expected/detect.txt"));
     if (!golden || golden->find("\n" + backend + ":0 ") == std::string::npos) continue;
     if (auto c = load_host(name)) out.push_back(std::move(c));
+    auto synthesized = synthesized_host(name);
+    EXPECT_TRUE(synthesized) << "no preset synthesises " << name;
+    if (synthesized) out.push_back(std::move(synthesized));
   }
   return out;
 }
