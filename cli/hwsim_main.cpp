@@ -7,6 +7,7 @@
 #include "cli/common/check_command.h"
 #include "cli/common/cli_docs.h"
 #include "cli/common/detect_command.h"
+#include "cli/common/emulate_command.h"
 #include "cli/common/exit_codes.h"
 #include "cli/common/fleet_command.h"
 #include "cli/common/guarded.h"
@@ -47,6 +48,9 @@ int main(int argc, char** argv) {
   auto run_command = add_run_command(app);
 
   if (int code = 0; handle_generators(app, "hwsim", argc, argv, code)) return code;
+  // What a simulated host's tool shims run: not a user command, so not in --help.
+  if (argc >= 2 && std::string_view(argv[1]) == "emulate")
+    return run_guarded([&] { return run_emulate({argv + 2, argv + argc}); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

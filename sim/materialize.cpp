@@ -4,6 +4,7 @@
 #include <set>
 #include <string_view>
 
+#include "sim/emulate/tool_emulator.h"
 #include "sim/kernel_fill.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
@@ -86,7 +87,8 @@ class Planner {
     for (const auto& [path, runs] : by_path) {
       unsigned mode = shim_mode(runs);
       if (mode == 0) continue;
-      std::string script = shim_script(path, runs, root + kMetaDir + "/tools", sleep_);
+      std::string script = shim_script(path, runs, root + kMetaDir + "/tools", sleep_, false,
+                                       find_tool_emulator(path) != nullptr);
       put({PlannedEntry::Kind::file, path, script, "", mode});
       // The copy `hwsim run` mounts: a folder that holds shims and nothing from the
       // snapshot's files, whatever the snapshot records at the same path.
@@ -102,7 +104,9 @@ class Planner {
       }
       if (mode == 0) continue;
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
-           shim_script(name, runs, "../tools", sleep_, is_system_utility(name)), "", mode});
+           shim_script(name, runs, "../tools", sleep_, is_system_utility(name),
+                       find_tool_emulator(name) != nullptr),
+           "", mode});
     }
     std::vector<std::string> dropped;
     const auto env = run_environment(s_, root + kShimDir, &dropped);

@@ -79,7 +79,7 @@ bool is_system_utility(std::string_view name) {
 
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
                         const std::string& data_dir, const std::string& sleep_program,
-                        bool fall_through) {
+                        bool fall_through, bool emulate) {
   std::size_t answerable = 0;
   for (const ShimRun& r : runs) answerable += shim_answerable(r.tool->argv) ? 1 : 0;
   // No snapshot text in comments: a comment ends at a newline, and names hold any byte.
@@ -114,6 +114,12 @@ std::string shim_script(const std::string& name, const std::vector<ShimRun>& run
     s += "  if [ -f \"$f\" ] && [ -x \"$f\" ] && ! [ \"$f\" -ef \"$0\" ]; then exec \"$f\" \"$@\"; "
          "fi\n";
     s += "done\n";
+  }
+  if (emulate) {
+    // Anything else is answered from the host's device model (the emulator reads
+    // the tree's snapshot copy; the argv reaches it as words, never as text).
+    s += "if [ -x \"$data\"/../emu ]; then exec \"$data\"/../emu emulate \"$data\"/../.. " +
+         shim_quote(name) + " -- \"$@\"; fi\n";
   }
   // Anything else: say which argv was asked for, quoted so that it can be pasted.
   s += "printf 'hwsim shim: no recorded run: %s' " + shim_quote(name) + " >&2\n";

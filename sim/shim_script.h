@@ -40,7 +40,14 @@ struct ShimRun {
 // that a shim for `test` does not shadow this machine's /usr/bin/test.
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
                         const std::string& data_dir, const std::string& sleep_program = "",
-                        bool fall_through = false);
+                        bool fall_through = false, bool emulate = false);
+
+// `emulate` (a tool with an emulator, sim/emulate/tool_emulator.h): an argv the
+// snapshot did not record is answered by the tree's emulator program, DATA/../emu
+// (`emu emulate TREE NAME -- ARGS...`, where TREE is DATA/../..), when it is there.
+inline constexpr const char* kEmulatorFile = "/.hwsim/emu";
+// One line per synthesised answer, appended by the emulator.
+inline constexpr const char* kSynthesisedLog = "/.hwsim/synthesised";
 
 // Programs that answer from files (which `hwsim run` presents) or from nothing of
 // the host at all (test, cat, ls, lspci, lscpu, numactl ...), as opposed to a

@@ -7,9 +7,11 @@
 
 #include "cli/common/exit_codes.h"
 #include "sim/dev_nodes.h"
+#include "sim/emulate/emulator_plan.h"
 #include "sim/kernel_fill.h"
 #include "sim/materialize.h"
 #include "sim/mount_plan.h"
+#include "sim/shim_script.h"
 #include "sim/tool_spec.h"
 #include "src/host/live_host.h"
 #include "src/host/process_runner.h"
@@ -147,6 +149,38 @@ std::string latency_sleep(const Snapshot& s, const char* who) {
   return *sleep;
 }
 
+// The tree's tool emulator (sim/emulate/emulator_plan.h) is this very program;
+// "" where no recorded tool has one, or this program cannot be found.
+std::string emulator_program(const Snapshot& s) {
+  if (!sim::has_emulated_tools(s)) return "";
+  LiveHost live;
+  auto exe = live.readlink("/proc/self/exe");
+  return exe.ok() && !exe->empty() && (*exe)[0] == '/' ? *exe : "";
+}
+
+// A private folder holding the empty log the namespace's emulator appends to
+// (the tree itself is a tmpfs there, gone with it); "" on failure.
+std::string emulator_log_dir(std::string& error) {
+  std::string dir = make_private_temp_dir("hwsim-emu-", error);
+  if (dir.empty()) return "";
+  TreePlan log;
+  log.entries.push_back({PlannedEntry::Kind::file, "/log", "", "", 0600});
+  if (!write_tree(log, dir).empty()) {
+    remove_tree(dir);
+    return "";
+  }
+  return dir;
+}
+
+// After CMD: which answers the emulators synthesised (their log in the tree).
+void say_synthesised(const std::string& log) {
+  LiveHost live;
+  auto text = live.read(log);
+  if (!text.ok()) return;
+  for (const auto& line : sim::synthesised_lines(*text))
+    std::cerr << "hwsim run: synthesised: " << line << "\n";
+}
+
 // A snapshot whose tool names cannot be shims is refused before anything is written.
 bool refuse_unfit(const Snapshot& s, const std::string& path) {
   std::string why = sim::check_tool_names(s);
@@ -182,6 +216,7 @@ int MaterializeCommand::run() const {
   if (args->latency && (sleep = latency_sleep(*snapshot, "hwsim materialize")).empty())
     return kExitUsage;
   TreePlan plan = sim::plan_materialize(*snapshot, root, {}, sleep);
+  sim::plan_emulator(plan, emulator_program(*snapshot), true);
   if (auto why = write_tree(plan, root); !why.empty()) {
     std::cerr << "error: " << why << "\n";
     return kExitCannotWrite;
@@ -229,6 +264,12 @@ int RunCommand::run() const {
   // Kept trees are written here, on disk; the others by the command's process in
   // its namespace, to a tmpfs (sandbox_runner.h).
   const bool write_here = args->keep || args->no_namespace || !plan.error.empty();
+  // The emulator: in a tree on disk a link to this program; in the namespace's
+  // tmpfs a placeholder this program is bound over, its log bound from outside.
+  const std::string emulator = emulator_program(*snapshot);
+  std::string log_dir;
+  sim::plan_emulator(plan, emulator, write_here);
+  if (!write_here && !emulator.empty()) log_dir = emulator_log_dir(error);
   if (auto why = write_here ? write_tree(plan, root) : ""; !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);
@@ -261,7 +302,15 @@ int RunCommand::run() const {
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
   if (!args->no_namespace) say_limits(*snapshot);
 
+  if (!log_dir.empty()) {
+    spec.tree_binds.push_back({emulator, sim::kEmulatorFile});
+    spec.tree_binds.push_back({log_dir + "/log", sim::kSynthesisedLog});
+  }
+
   SandboxResult result = run_in_sandbox(spec);
+  if (!emulator.empty())
+    say_synthesised(log_dir.empty() ? root + sim::kSynthesisedLog : log_dir + "/log");
+  if (!log_dir.empty()) remove_tree(log_dir);
   if (args->keep)
     std::cerr << "hwsim run: the materialized host is kept at " << root << "\n";
   else if (auto why = remove_tree(root); !why.empty())

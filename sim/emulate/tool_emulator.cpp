@@ -6,6 +6,7 @@
 #include "sim/emulate/amd_smi.h"
 #include "sim/emulate/hl_smi.h"
 #include "sim/emulate/neuron_ls.h"
+#include "sim/emulate/nvidia_smi.h"
 #include "sim/emulate/rocm_smi.h"
 #include "sim/emulate/rocminfo.h"
 #include "sim/emulate/vulkaninfo.h"
@@ -22,6 +23,7 @@ const std::vector<std::pair<std::string_view, ToolEmulator>>& emulators() {
       {"amd-smi", emulate_amd_smi},
       {"hl-smi", emulate_hl_smi},
       {"neuron-ls", emulate_neuron_ls},
+      {"nvidia-smi", emulate_nvidia_smi},
       {"rocm-smi", emulate_rocm_smi},
       {"rocminfo", emulate_rocminfo},
       {"vulkaninfo", emulate_vulkaninfo},

@@ -19,8 +19,8 @@ namespace hwaccel::sim {
 
 // What an emulator answers from.
 struct EmulatedHost {
-  const Snapshot& snapshot;     // the recorded host (its recorded tool runs included)
-  const Detection& detection;   // hwaccel detect, replayed from `snapshot`
+  const Snapshot& snapshot;    // the recorded host (its recorded tool runs included)
+  const Detection& detection;  // hwaccel detect, replayed from `snapshot`
 };
 
 // One answer: the bytes and the exit status the real tool would give.

@@ -252,6 +252,21 @@ void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& un
 
 // A tool recorded as not found whose every real copy is now hidden needs no
 // stand-in shim: without it a PATH search fails with ENOENT, as on the host.
+// spec.tree_binds: each file of this machine over its placeholder in the tree.
+void bind_into_tree(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
+                    std::vector<std::string>& covered) {
+  for (const auto& [from, rel] : spec.tree_binds) {
+    std::string why;
+    Fd to = open_in_tree(tree, rel, Walk::open, why);
+    if (to.ok() && ::mount(from.c_str(), to.proc_path().c_str(), nullptr, MS_BIND, nullptr) != 0)
+      why = "mount --bind " + from + ": " + std::strerror(errno);
+    if (why.empty())
+      covered.push_back(rel + " (" + from + ")");
+    else
+      uncovered.push_back(rel + ": " + why);
+  }
+}
+
 void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
   std::string why;
   Fd bin = open_in_tree(tree, spec.shim_dir, Walk::open, why);
@@ -295,6 +310,7 @@ void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
     cover_dev(tree.get(), spec.dev_nodes, uncovered, covered);
     cover_proc(spec, tree.get(), uncovered, covered);
     cover_tools(spec, tree.get(), uncovered, covered);
+    bind_into_tree(spec, tree.get(), uncovered, covered);
     if (uts && !spec.hostname.empty() &&
         ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0)
       uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)));

@@ -12,6 +12,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/host/sandbox_mask.h"
@@ -39,6 +40,9 @@ struct SandboxSpec {
   // all of them are hidden, the tree's stand-in shim (exit 127) is removed too, so a
   // PATH search fails with ENOENT as it did on the host.
   std::map<std::string, std::vector<std::string>> hidden_tools;
+  // Files of this machine bound over placeholders in the tree (this machine's
+  // path -> the tree's path): the tool emulator and its log (sim/emulate/).
+  std::vector<std::pair<std::string, std::string>> tree_binds;
   bool use_namespace = true;  // false: run without one (reports what is not covered)
   bool verbose = false;       // also say what was covered
 };

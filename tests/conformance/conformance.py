@@ -8,6 +8,7 @@ output checked against the facts the snapshot states.
 Prints one line per program x host check (agree / DISAGREE: why) and
 "N of M program x host checks agree"; exits 1 when any disagrees, 77 when no
 private namespace can be had (nothing is checked)."""
+import json
 import os
 import re
 import subprocess
@@ -60,6 +61,62 @@ def facts_of(snapshot):
             "chars": chars}
 
 
+def gpus_of(hwsim, path):
+    """NVIDIA GPUs as hwaccel replays them: [(uuid, name, MiB or None, [MIG uuids])]."""
+    run = subprocess.run([hwsim, "replay", path, "--json"], capture_output=True, text=True,
+                         timeout=120)
+    devices = json.loads(run.stdout).get("devices", []) if run.returncode == 0 else []
+    cuda = [d for d in devices if d.get("backend") == "cuda" and d.get("status") == "ready"]
+    whole = [d for d in cuda if not d.get("partition")]
+    out = []
+    for d in sorted(whole, key=lambda d: d["index"]):
+        mem = d.get("memory") or {}
+        mib = mem["total_bytes"] // (1 << 20) if mem.get("kind") == "discrete" and \
+            mem.get("total_bytes") else None
+        migs = [p["uuid"] for p in cuda if (p.get("partition") or {}).get("parent_index") ==
+                d["index"]]
+        out.append((d["uuid"], d["name"], mib, migs))
+    return out
+
+
+def nvidia_smi_checks(gpus, s, check):
+    """The nvidia-smi emulator's answers against hwaccel's GPUs (none: the tool fails)."""
+    def ran(name):
+        return name in s and s[name][0] != "missing"
+
+    if not gpus:
+        for name, program in (("nvsmi-list", "nvidia-smi --list-gpus"),
+                              ("nvsmi-query", "nvidia-smi --query-gpu"),
+                              ("nvsmi-xml", "nvidia-smi -q -x")):
+            if ran(name):
+                check(program, s[name][0] != "0", "exit %s, want a failure (no GPU)" % s[name][0])
+        return
+    if ran("nvsmi-list"):
+        t = s["nvsmi-list"][1]
+        want = ["GPU %d: %s (UUID: %s)" % (i, g[1], g[0]) for i, g in enumerate(gpus)]
+        lines = t.splitlines()
+        bad = [w for w in want if w not in lines]
+        bad += [m for g in gpus for m in g[3] if "(UUID: %s)" % m not in t]
+        check("nvidia-smi --list-gpus", not bad and s["nvsmi-list"][0] == "0",
+              "missing: " + ", ".join(bad[:2]) if bad else "%d GPUs, %d MIG devices" %
+              (len(gpus), sum(len(g[3]) for g in gpus)))
+    if ran("nvsmi-query"):
+        rows = [l for l in s["nvsmi-query"][1].splitlines() if l]
+        want = ["%s, %s, %s" % (g[0], g[1], g[2] if g[2] is not None else "[N/A]") for g in gpus]
+        check("nvidia-smi --query-gpu", rows == want,
+              "%d rows (UUID, name, MiB)" % len(rows) if rows == want else
+              "got %s, want %s" % (rows[:1], want[:1]))
+    if ran("nvsmi-xml"):
+        t = s["nvsmi-xml"][1]
+        ok = t.count("<gpu id=") == len(gpus) and all("<uuid>%s</uuid>" % g[0] in t for g in gpus)
+        check("nvidia-smi -q -x", ok, "%d <gpu>, want %d with their UUIDs" %
+              (t.count("<gpu id="), len(gpus)))
+    if ran("nvsmi-topo"):
+        rows = [l for l in s["nvsmi-topo"][1].splitlines() if re.match(r"GPU\d+\t", l)]
+        check("nvidia-smi topo --matrix", len(rows) == len(gpus),
+              "%d GPU rows, want %d" % (len(rows), len(gpus)))
+
+
 def sections(out):
     got, name, lines = {}, None, []
     for line in out.splitlines():
@@ -79,7 +136,7 @@ def field(text, key):
     return m.group(1).strip() if m else None
 
 
-def checks(fx, out):
+def checks(fx, out, gpus=()):
     """(program, ok, why) for every check whose program ran."""
     r = []
 
@@ -158,6 +215,7 @@ def checks(fx, out):
         want = "char" if "/dev/nvidia0" in fx["chars"] else "none"
         got = s["test-nvidia0"][1].strip()
         check("test -c /dev/nvidia0", got == want, "%s, want %s" % (got, want))
+    nvidia_smi_checks(list(gpus), s, check)
     return r
 
 
@@ -179,7 +237,7 @@ def main(argv):
         if "no private mount namespace" in run.stderr:
             print("no private mount namespace here: nothing checked", file=sys.stderr)
             return 77
-        for program, ok, why in checks(fx, run.stdout):
+        for program, ok, why in checks(fx, run.stdout, gpus_of(hwsim, path)):
             total += 1
             agree += ok
             print("%-24s %-28s %s: %s" % (name, program, "agree" if ok else "DISAGREE", why))

@@ -24,3 +24,8 @@ run ls-dev ls -l /dev /dev/dri /dev/accel /dev/vfio /dev/nvidia-caps
 echo "=== test-nvidia0"
 if test -c /dev/nvidia0; then echo char; else echo none; fi
 echo "=== exit 0"
+# Emulated vendor tools (sim/emulate/), with argvs no snapshot records.
+run nvsmi-list nvidia-smi --list-gpus
+run nvsmi-query nvidia-smi --query-gpu=uuid,name,memory.total --format=csv,noheader,nounits
+run nvsmi-xml nvidia-smi -q -x
+run nvsmi-topo nvidia-smi topo --matrix

@@ -118,3 +118,28 @@ TEST(ShimScript, AnArgvWithANulByteGetsNoAnswer) {
 
 }  // namespace
 }  // namespace hwaccel::sim
+
+namespace hwaccel::sim {
+namespace {
+
+// A tool with an emulator: an argv the snapshot did not record goes to the tree's
+// emulator program (name quoted, the caller's words as "$@"), not to the 127 miss;
+// the shape stays fixed whatever the name holds.
+TEST(ShimScript, AnEmulatedToolHandsUnrecordedArgvsToTheEmulator) {
+  ToolEntry run = tool({"nvidia-smi", "-L"}, ToolOutcome::exited, 0);
+  const std::string s = shim_script("nvidia-smi", {{&run, "0"}}, "../tools", "", false, true);
+  const std::string call =
+      "if [ -x \"$data\"/../emu ]; then exec \"$data\"/../emu emulate \"$data\"/../.. "
+      "'nvidia-smi' -- \"$@\"; fi\n";
+  auto at = s.find(call);
+  ASSERT_NE(at, std::string::npos) << s;
+  EXPECT_GT(at, s.find("-L"));                   // recorded answers first
+  EXPECT_LT(at, s.find("no recorded run"));      // the miss only without an emulator
+  EXPECT_EQ(shim_script("nvidia-smi", {{&run, "0"}}, "../tools").find("emu"), std::string::npos);
+  auto odd = testing::lex_sh(shim_script("a'b\nc", {{&run, "0"}}, "../tools", "", false, true));
+  auto plain = testing::lex_sh(shim_script("w", {{&run, "0"}}, "../tools", "", false, true));
+  EXPECT_EQ(odd.skeleton, plain.skeleton);
+}
+
+}  // namespace
+}  // namespace hwaccel::sim

@@ -1,0 +1,25 @@
+// Where a simulated host's tree gets its tool emulator: the program at
+// /.hwsim/emu (hwsim itself, run as `emu emulate TREE NAME -- ARGS`) and the log
+// of synthesised answers at /.hwsim/synthesised (sim/shim_script.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/host/tree_writer.h"
+#include "src/snapshot/snapshot.h"
+
+namespace hwaccel::sim {
+
+// Whether any tool the snapshot records has an emulator (a shim hands it argvs).
+bool has_emulated_tools(const Snapshot& snapshot);
+
+// Adds the emulator to `plan`: a link to `program` (a tree read in place), or an
+// empty executable file that `hwsim run` binds `program` over (`link` false);
+// and the empty log. Nothing when `program` is "".
+void plan_emulator(TreePlan& plan, const std::string& program, bool link);
+
+// "synthesised: nvidia-smi '-q' (from the device model)" lines of a log's text.
+std::vector<std::string> synthesised_lines(const std::string& log);
+
+}  // namespace hwaccel::sim

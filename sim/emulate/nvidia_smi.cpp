@@ -1,0 +1,203 @@
+// nvidia-smi's argv, as the real tool reads it (its -h, driver 590.48.01, in
+// /work/shared/real-captures/nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt):
+// -L, -q [-x] [-d LIST], --query-gpu=FIELDS --format=csv[,noheader][,nounits],
+// -i/--id=ID[,ID] (an index, a UUID or a bus id), --version, topo -m, nvlink -s.
+// Sub-commands the host model cannot answer (mig, other nvlink forms) answer only as
+// recorded.
+#include "sim/emulate/nvidia_smi.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace hwaccel::sim {
+namespace {
+
+// nvidia-smi's words for an argv it does not take (not in the captures: as the
+// tool prints it, on stdout, status 2: NVIDIA's "invalid argument" exit code).
+ToolAnswer invalid_arguments() {
+  return {"Invalid combination of input arguments. Please run 'nvidia-smi -h' for help.\n\n", "",
+          2};
+}
+
+ToolAnswer no_devices() {
+  return {"No devices were found\n", "", 6};
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "-i 0,1", a UUID, a bus id (any domain width, any case): indices, or nullopt.
+std::optional<std::vector<int>> select(const NvModel& m, const std::string& ids) {
+  std::vector<int> out;
+  std::size_t at = 0;
+  while (at <= ids.size()) {
+    auto comma = ids.find(',', at);
+    std::string id = ids.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    int found = -1;
+    for (const auto& g : m.gpus) {
+      bool digits = !id.empty() && id.size() < 6 &&
+                    std::all_of(id.begin(), id.end(), [](char c) { return std::isdigit(c); });
+      if ((digits && std::stoi(id) == g.index) || (!g.uuid.empty() && id == g.uuid) ||
+          (!g.bus_id.empty() && !id.empty() &&
+           (lower(id) == lower(g.bus_id) || lower(id) == lower(g.bus_id.substr(4)))))
+        found = g.index;
+    }
+    if (found < 0) return std::nullopt;
+    if (std::find(out.begin(), out.end(), found) == out.end()) out.push_back(found);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return out;
+}
+
+// The answer recorded for another spelling of the same question, if any.
+std::optional<ToolAnswer> recorded(const EmulatedHost& host, const std::vector<std::string>& args) {
+  for (const auto& [argv, tool] : host.snapshot.tools) {
+    if (argv.size() != args.size() + 1 || tool.run.outcome != ToolOutcome::exited) continue;
+    std::string base =
+        argv[0].substr(argv[0].rfind('/') == std::string::npos ? 0 : argv[0].rfind('/') + 1);
+    if (base != "nvidia-smi" || !std::equal(args.begin(), args.end(), argv.begin() + 1)) continue;
+    return ToolAnswer{tool.run.out, tool.run.err, tool.run.exit_code};
+  }
+  return std::nullopt;
+}
+
+std::string version_text(const NvModel& m) {
+  // `nvidia-smi --version` (real-captures, 590.48.01).
+  auto na = [](const std::string& s) { return s.empty() ? std::string("N/A") : s; };
+  std::string nvml = m.driver_version;
+  if (auto dot = nvml.find('.'); dot != std::string::npos)
+    if (auto second = nvml.find('.', dot + 1); second != std::string::npos)
+      nvml = nvml.substr(0, second);
+  return "NVIDIA-SMI version  : " + na(m.driver_version) + "\nNVML version        : " + na(nvml) +
+         "\nDRIVER version      : " + na(m.driver_version) +
+         "\nCUDA Version        : " + na(m.cuda_version) + "\n";
+}
+
+}  // namespace
+
+ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::string>& argv) {
+  const NvModel m = nvidia_model(host);
+  if (m.failure) return *m.failure;
+  const std::vector<std::string> args(argv.begin() + (argv.empty() ? 0 : 1), argv.end());
+  const std::string when = host.snapshot.host.recorded_at;
+  if (!args.empty() && (args[0] == "topo" || args[0] == "nvlink" || args[0] == "mig")) {
+    // Another spelling of a recorded question first (`topo --matrix` for `topo -m`).
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    for (auto& r : rest)
+      if (r == "--matrix")
+        r = "-m";
+      else if (r == "--status")
+        r = "-s";
+      else if (r == "--list-gpu-instances")
+        r = "-lgi";
+      else if (r == "--list-gpu-instance-profiles")
+        r = "-lgip";
+    std::vector<std::string> canonical = {args[0]};
+    canonical.insert(canonical.end(), rest.begin(), rest.end());
+    if (auto r = recorded(host, canonical)) return *r;
+    if (args[0] == "topo" && rest == std::vector<std::string>{"-m"}) return {nvsmi_topo(m), "", 0};
+    if (args[0] == "nvlink" && rest == std::vector<std::string>{"-s"}) {
+      std::vector<int> all;
+      for (const auto& g : m.gpus) all.push_back(g.index);
+      return {nvsmi_nvlink_status(m, all), "", 0};
+    }
+    // Not in the host model: say so the way the tool does for what it cannot show.
+    return {"", "hwsim: nvidia-smi " + args[0] + ": not emulated (not recorded in the snapshot)\n",
+            2};
+  }
+  bool list = false, query = false, xml = false, version = false;
+  std::string ids, fields, format;
+  bool has_ids = false, has_fields = false, has_format = false;
+  std::vector<std::string> display;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const std::string& longname, std::string& into, bool& given) {
+      if (a.rfind(longname + "=", 0) == 0) {
+        into = a.substr(longname.size() + 1);
+      } else if (i + 1 < args.size()) {
+        into = args[++i];
+      } else {
+        return false;
+      }
+      given = true;
+      return true;
+    };
+    bool ok = true, ignored = false;
+    if (a == "-L" || a == "--list-gpus")
+      list = true;
+    else if (a == "-q" || a == "--query")
+      query = true;
+    else if (a == "-x" || a == "--xml-format")
+      xml = true;
+    else if (a == "--version")
+      version = true;
+    else if (a == "-i" || a.rfind("--id", 0) == 0)
+      ok = value(a == "-i" ? "-i" : "--id", ids, has_ids);
+    else if (a == "-d" || a.rfind("--display", 0) == 0) {
+      std::string d;
+      ok = value(a == "-d" ? "-d" : "--display", d, ignored);
+      std::size_t at = 0;
+      while (ok && at <= d.size()) {
+        auto comma = d.find(',', at);
+        display.push_back(
+            d.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+      }
+    } else if (a.rfind("--query-gpu", 0) == 0)
+      ok = value("--query-gpu", fields, has_fields);
+    else if (a.rfind("--format", 0) == 0)
+      ok = value("--format", format, has_format);
+    else
+      ok = false;
+    if (!ok) return invalid_arguments();
+  }
+  if (version) return {version_text(m), "", 0};
+  std::vector<int> gpus;
+  if (has_ids) {
+    auto picked = select(m, ids);
+    if (!picked) return no_devices();
+    gpus = *picked;
+  } else {
+    for (const auto& g : m.gpus) gpus.push_back(g.index);
+  }
+  if (has_fields) {
+    if (!has_format || list || query) return invalid_arguments();
+    CsvFormat f;
+    bool csv = false;
+    std::size_t at = 0;
+    while (at <= format.size()) {
+      auto comma = format.find(',', at);
+      std::string w =
+          format.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      if (w == "csv")
+        csv = true;
+      else if (w == "noheader")
+        f.header = false;
+      else if (w == "nounits")
+        f.units = false;
+      else
+        return invalid_arguments();
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    if (!csv) return invalid_arguments();
+    return nvsmi_query_gpu(m, gpus, fields, f, when);
+  }
+  if (has_format) return invalid_arguments();
+  if (list) {
+    if (query || xml) return invalid_arguments();
+    return {nvsmi_list(m, gpus), "", 0};
+  }
+  if (query) {
+    if (xml) return {nvsmi_q_xml(m, gpus, when), "", 0};
+    return {nvsmi_q(m, gpus, display, when), "", 0};
+  }
+  if (xml || !display.empty()) return invalid_arguments();
+  return {nvsmi_table(m, gpus, when), "", 0};
+}
+
+}  // namespace hwaccel::sim
