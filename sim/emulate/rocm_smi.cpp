@@ -205,6 +205,8 @@ ToolAnswer emulate_rocm_smi(const EmulatedHost& host, const std::vector<std::str
     }
   }
 
+  // rocm_smi.py logs the error and exits 0 (exit(0) after driverInitialized(), as we
+  // remember it; the threads cited above show the words, not the status).
   if (emulate::amdgpu_missing(host))
     return {"", "ERROR:root:Driver not initialized (amdgpu not found in modules)\n", 0};
 
