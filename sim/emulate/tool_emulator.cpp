@@ -3,7 +3,14 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/emulate/amd_smi.h"
+#include "sim/emulate/hl_smi.h"
+#include "sim/emulate/neuron_ls.h"
 #include "sim/emulate/nvidia_smi.h"
+#include "sim/emulate/rocm_smi.h"
+#include "sim/emulate/rocminfo.h"
+#include "sim/emulate/vulkaninfo.h"
+#include "sim/emulate/xpu_smi.h"
 
 namespace hwaccel::sim {
 
@@ -13,7 +20,14 @@ namespace {
 // (declared in the tool's own header under sim/emulate/).
 const std::vector<std::pair<std::string_view, ToolEmulator>>& emulators() {
   static const std::vector<std::pair<std::string_view, ToolEmulator>> table = {
+      {"amd-smi", emulate_amd_smi},
+      {"hl-smi", emulate_hl_smi},
+      {"neuron-ls", emulate_neuron_ls},
       {"nvidia-smi", emulate_nvidia_smi},
+      {"rocm-smi", emulate_rocm_smi},
+      {"rocminfo", emulate_rocminfo},
+      {"vulkaninfo", emulate_vulkaninfo},
+      {"xpu-smi", emulate_xpu_smi},
   };
   return table;
 }

@@ -117,6 +117,93 @@ def nvidia_smi_checks(gpus, s, check):
               "%d GPU rows, want %d" % (len(rows), len(gpus)))
 
 
+def replay_devices(hwsim, path):
+    """Every device as `hwsim replay --json` gives it."""
+    run = subprocess.run([hwsim, "replay", path, "--json"], capture_output=True, text=True,
+                         timeout=120)
+    return json.loads(run.stdout).get("devices", []) if run.returncode == 0 else []
+
+
+def recorded_tools(snapshot):
+    """Tools the snapshot records as run (not not-found): those have a shim."""
+    names = set()
+    for t in snapshot.get("tools") or []:
+        argv = t.get("argv") or []
+        if argv and t.get("outcome") != "not-found":
+            names.add(os.path.basename(str(argv[0])))
+    return names
+
+
+def vendor_tool_checks(devices, tools, s, check):
+    """The other vendors' emulators (hl-smi, neuron-ls, xpu-smi, vulkaninfo) on argvs
+    no snapshot records, against hwaccel's devices; none: the tool fails."""
+    def ready(backend):
+        return sorted((d for d in devices if d.get("backend") == backend and
+                       d.get("status") == "ready" and not d.get("partition")),
+                      key=lambda d: d["index"])
+
+    def ran(name, tool):
+        return tool in tools and name in s and s[name][0] != "missing"
+
+    def bus(d):
+        return (d.get("pci") or {}).get("bus_id") or ""
+
+    def total(d):
+        return (d.get("memory") or {}).get("total_bytes")
+
+    if ran("hlsmi-query", "hl-smi"):
+        want = []
+        for d in ready("gaudi"):
+            m = re.search(r"\(([^()]*)\)$", d["name"])
+            want.append("%s, %s, %s" % (m.group(1) if m else d["name"], bus(d),
+                                        total(d) // (1 << 20) if total(d) else "N/A"))
+        rows = [l for l in s["hlsmi-query"][1].splitlines() if l]
+        if not want:
+            check("hl-smi -Q", s["hlsmi-query"][0] != "0", "exit %s, want a failure" %
+                  s["hlsmi-query"][0])
+        else:
+            check("hl-smi -Q", rows == want, "%d rows (name, bus, MiB)" % len(rows) if rows == want
+                  else "got %s, want %s" % (rows[:1], want[:1]))
+    if ran("neuronls-json", "neuron-ls"):
+        want = [(bus(d), total(d)) for d in ready("neuron")]
+        try:
+            got = [(x.get("bdf") or "", x.get("memory_size")) for x in
+                   json.loads(s["neuronls-json"][1])]
+        except ValueError:
+            got = None
+        if not want:
+            check("neuron-ls -j", s["neuronls-json"][0] != "0", "exit %s, want a failure" %
+                  s["neuronls-json"][0])
+        else:
+            check("neuron-ls -j", got == want, "%d devices (bdf, memory)" % len(want)
+                  if got == want else "got %s, want %s" % ((got or [])[:1], want[:1]))
+    if ran("xpusmi-json", "xpu-smi"):
+        want = [bus(d) for d in ready("oneapi")]
+        try:
+            got = [x.get("pci_bdf_address") for x in
+                   json.loads(s["xpusmi-json"][1]).get("device_list", [])]
+        except (ValueError, AttributeError):
+            got = None
+        if not want:
+            check("xpu-smi discovery -j", s["xpusmi-json"][0] != "0", "exit %s, want a failure"
+                  % s["xpusmi-json"][0])
+        else:
+            check("xpu-smi discovery -j", got == want, "%d devices (bdf)" % len(want)
+                  if got == want else "got %s, want %s" % ((got or [])[:1], want[:1]))
+    if ran("vulkaninfo-full", "vulkaninfo"):
+        names = [d["name"] for d in sorted((d for d in devices if d.get("backend") == "vulkan"),
+                                           key=lambda d: d["index"])]
+        t = s["vulkaninfo-full"][1]
+        got = re.findall(r"^\tdeviceName\s*= (.*)$", t, re.M)
+        if not names:
+            check("vulkaninfo", s["vulkaninfo-full"][0] != "0", "exit %s, want a failure" %
+                  s["vulkaninfo-full"][0])
+        else:
+            check("vulkaninfo", got == names and t.count("VkPhysicalDeviceProperties:") ==
+                  len(names), "%d devices by name" % len(names) if got == names else
+                  "got %s, want %s" % (got[:1], names[:1]))
+
+
 def sections(out):
     got, name, lines = {}, None, []
     for line in out.splitlines():
@@ -136,7 +223,7 @@ def field(text, key):
     return m.group(1).strip() if m else None
 
 
-def checks(fx, out, gpus=()):
+def checks(fx, out, gpus=(), devices=(), tools=()):
     """(program, ok, why) for every check whose program ran."""
     r = []
 
@@ -216,6 +303,7 @@ def checks(fx, out, gpus=()):
         got = s["test-nvidia0"][1].strip()
         check("test -c /dev/nvidia0", got == want, "%s, want %s" % (got, want))
     nvidia_smi_checks(list(gpus), s, check)
+    vendor_tool_checks(list(devices), set(tools), s, check)
     return r
 
 
@@ -227,7 +315,8 @@ def main(argv):
     agree = total = 0
     for path in hosts:
         with open(path) as f:
-            fx = facts_of(yaml.safe_load(f))
+            snapshot = yaml.safe_load(f)
+        fx = facts_of(snapshot)
         name = os.path.basename(path).rsplit(".", 1)[0]
         if fx["os"] != "linux":
             print("%-24s not run: facts.os %s (no Linux kernel tree to present)" % (name, fx["os"]))
@@ -237,7 +326,8 @@ def main(argv):
         if "no private mount namespace" in run.stderr:
             print("no private mount namespace here: nothing checked", file=sys.stderr)
             return 77
-        for program, ok, why in checks(fx, run.stdout, gpus_of(hwsim, path)):
+        for program, ok, why in checks(fx, run.stdout, gpus_of(hwsim, path),
+                                       replay_devices(hwsim, path), recorded_tools(snapshot)):
             total += 1
             agree += ok
             print("%-24s %-28s %s: %s" % (name, program, "agree" if ok else "DISAGREE", why))

@@ -7,8 +7,12 @@ run() {
   shift
   echo "=== $name"
   if command -v "$1" >/dev/null 2>&1; then
-    "$@" 2>&1
-    echo "=== exit $?"
+    # Through a variable: output without a last newline (neuron-ls's JSON) still
+    # leaves "=== exit" at the start of a line.
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ -n "$out" ]; then printf '%s\n' "$out"; fi
+    echo "=== exit $rc"
   else
     echo "=== exit missing"
   fi
@@ -29,3 +33,7 @@ run nvsmi-list nvidia-smi --list-gpus
 run nvsmi-query nvidia-smi --query-gpu=uuid,name,memory.total --format=csv,noheader,nounits
 run nvsmi-xml nvidia-smi -q -x
 run nvsmi-topo nvidia-smi topo --matrix
+run hlsmi-query hl-smi -Q name,bus_id,memory.total -f csv,noheader,nounits
+run neuronls-json neuron-ls -j
+run xpusmi-json xpu-smi discovery -j
+run vulkaninfo-full vulkaninfo
