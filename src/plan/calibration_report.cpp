@@ -40,8 +40,9 @@ struct Stats {
 
 }  // namespace
 
-std::string calibration_markdown(const std::vector<CalibrationRow>& rows, const Catalogue& cat) {
-  auto loo = leave_one_out(rows, cat);
+std::string calibration_markdown(const std::vector<CalibrationRow>& rows, const Catalogue& cat,
+                                 bool with_loo) {
+  auto loo = with_loo ? leave_one_out(rows, cat) : std::vector<std::optional<double>>(rows.size());
   std::string o =
       "| id | device | runtime | model | quant | batch | prompt/gen | metric | measured | "
       "estimate | error | leave-one-out | source |\n"

@@ -10,6 +10,8 @@
 
 namespace hwaccel::plan {
 
-std::string calibration_markdown(const std::vector<CalibrationRow>& rows, const Catalogue& cat);
+// `leave_one_out` false: the check table (rows never fitted on).
+std::string calibration_markdown(const std::vector<CalibrationRow>& rows, const Catalogue& cat,
+                                 bool leave_one_out = true);
 
 }  // namespace hwaccel::plan

@@ -35,6 +35,22 @@ TEST(Calibration, TheDocsTableIsWhatTheCodeGives) {
       << "docs/planning.md's calibration table is stale: paste build/tests/bench_estimates";
 }
 
+TEST(Calibration, TheDocsCheckTableIsWhatTheCodeGives) {
+  auto text = slurp(source_path("data/calibration_check.toml"));
+  ASSERT_TRUE(text);
+  auto parsed = parse_calibration(*text, "data/calibration_check.toml");
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  auto doc = slurp(source_path("docs/planning.md"));
+  ASSERT_TRUE(doc);
+  const std::string begin =
+      "<!-- check:begin (generated: build/tests/bench_estimates --check) -->\n";
+  auto b = doc->find(begin), e = doc->find("<!-- check:end -->");
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  EXPECT_EQ(doc->substr(b + begin.size(), e - b - begin.size()),
+            calibration_markdown(parsed.rows, builtin_catalogue(), false));
+}
+
 TEST(Calibration, RowsAreReadStrictly) {
   const std::string head =
       "format = \"hwaccel-calibration/1\"\n[[row]]\nid = \"a\"\n"
