@@ -13,7 +13,9 @@
 #include "src/host/terminal.h"
 #include "src/plan/gguf.h"
 #include "src/plan/planner.h"
+#include "src/plan/runtime.h"
 #include "src/plan/safetensors.h"
+#include "src/plan/safetensors_index.h"
 #include "src/registry/reserve.h"
 #include "src/report/plan_report.h"
 
@@ -25,6 +27,10 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
                  "only: exact weight bytes)");
   cmd.add_option("--params", a.params, "A bare parameter count (70B) for a Llama-like model");
   cmd.add_option("--quant", a.quant, "Weight format: " + plan::quant_names());
+  cmd.add_option("--runtime", a.runtime,
+                 "The runtime the speed is priced for: llama.cpp, vllm, sglang, trt-llm or mlx "
+                 "(default: llama.cpp for GGUF and CPUs, mlx on Apple, vllm elsewhere; said)")
+      ->check(CLI::IsMember(plan::runtime_names()));
   cmd.add_option("--kv", a.kv, "KV-cache element type: fp16, fp8 or q8_0 (default fp16)");
   cmd.add_option("--context", a.context,
                  "Tokens per sequence held in the KV cache (default 4096, or prompt + gen)")
@@ -144,14 +150,36 @@ int load_model_dir(const std::string& dir, plan::ModelResult& r) {
     std::cerr << "error: " << r.error << "\n";
     return kExitBadInput;
   }
-  auto names = host.list(absolute_path(dir));
-  if (!names) {
-    std::cerr << "error: --model " << dir << ": " << names.error().message << "\n";
-    return kExitBadInput;
+  // A sharded checkpoint's index names its shards; else every *.safetensors.
+  std::vector<std::string> shard_names;
+  bool indexed = false;
+  const std::string index_name = "model.safetensors.index.json";
+  auto index_kind = host.stat(base + index_name);
+  if (index_kind && *index_kind == FileKind::regular) {
+    auto index_text = host.read_head(base + index_name, plan::kMaxSafetensorsIndexBytes + 1);
+    if (!index_text) {
+      std::cerr << "error: --model " << shown + index_name << ": " << index_text.error().message
+                << "\n";
+      return kExitBadInput;
+    }
+    auto index = plan::parse_safetensors_index(*index_text, shown + index_name);
+    if (!index.index) {
+      std::cerr << "error: " << index.error << "\n";
+      return kExitBadInput;
+    }
+    shard_names = index.index->shards;
+    indexed = true;
+  } else {
+    auto names = host.list(absolute_path(dir));
+    if (!names) {
+      std::cerr << "error: --model " << dir << ": " << names.error().message << "\n";
+      return kExitBadInput;
+    }
+    shard_names = *names;
   }
   std::vector<plan::SafetensorsTensor> tensors;
   std::size_t files = 0;
-  for (const auto& n : *names) {
+  for (const auto& n : shard_names) {
     if (n.size() <= 12 || n.substr(n.size() - 12) != ".safetensors") continue;
     if (++files > plan::kMaxSafetensorsFiles) {
       std::cerr << "error: --model " << dir << ": more than " << plan::kMaxSafetensorsFiles
@@ -185,6 +213,9 @@ int load_model_dir(const std::string& dir, plan::ModelResult& r) {
     return kExitOk;
   }
   plan::set_safetensors_weights(*r.spec, tensors);
+  if (indexed)
+    r.spec->assumptions.push_back(shown + index_name + ": " + std::to_string(files) +
+                                  " shard files read (their headers only)");
   return kExitOk;
 }
 
@@ -294,6 +325,7 @@ int run_plan(const PlanArgs& a) {
   req.workload.batch = a.batch;
   req.workload.kv = a.kv;
   req.decode_batch = a.decode_batch;
+  req.runtime = a.runtime;
   auto result = plan::make_plan(req, *l.devices, *l.catalogue);
   PlanContext ctx{l.source, l.catalogue->origin, l.reserve_text};
   std::cout << (a.json ? render_plan_json(result, *l.devices, ctx)

@@ -17,9 +17,10 @@ namespace hwaccel::cli {
 
 struct PlanArgs {
   bool json = false;
-  std::string model;   // built-in name or path/config.json
-  std::string params;  // --params 70B
-  std::string quant;   // empty: the model's published dtype
+  std::string model;    // built-in name or path/config.json
+  std::string params;   // --params 70B
+  std::string runtime;  // --runtime llama.cpp|vllm|sglang|trt-llm|mlx (empty: assumed)
+  std::string quant;    // empty: the model's published dtype
   std::string kv = "fp16";
   int context = 4096;
   bool context_given = false;  // --context on the command line

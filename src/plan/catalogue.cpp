@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "src/plan/runtime.h"
 #include "src/plan/toml_fields.h"
 
 namespace hwaccel::plan {
@@ -104,9 +105,9 @@ constexpr double kMaxOverheadUs = 1e6;  // a second per layer
 
 // The numeric fields of a [[sku]] that need a `sources` entry when present.
 const std::set<std::string>& sourced_fields() {
-  static const std::set<std::string> f{"memory_gb",       "memory_gib",    "bandwidth_gbs",
-                                       "peak_tflops",     "compute_units", "usable_fraction",
-                                       "fabric_gbs",      "host_link_gbs"};
+  static const std::set<std::string> f{"memory_gb",   "memory_gib",    "bandwidth_gbs",
+                                       "peak_tflops", "compute_units", "usable_fraction",
+                                       "fabric_gbs",  "host_link_gbs"};
   return f;
 }
 
@@ -282,6 +283,34 @@ PerfClass read_perf(const TableReader& r, const std::string& name) {
   return p;
 }
 
+RuntimeProfile read_profile(const TableReader& r, const std::string& runtime,
+                            const std::string& cls) {
+  r.allow_only({"decode_efficiency", "prefill_efficiency", "per_token_us", "per_layer_us",
+                "activation", "source", "rows"});
+  RuntimeProfile p;
+  p.runtime = runtime;
+  p.perf_class = cls;
+  p.location = location(r.file(), r.raw().source());
+  for (const char* key : {"decode_efficiency", "prefill_efficiency"}) {
+    double v = r.number(key);
+    if (!(v > 0 && v <= 1)) r.fail(key, "expected a fraction in (0, 1]");
+  }
+  p.decode_efficiency = r.number("decode_efficiency");
+  p.prefill_efficiency = r.number("prefill_efficiency");
+  p.per_token_us = r.number_in_or("per_token_us", 0, kMaxOverheadUs, "us", 0);
+  p.per_layer_us = r.number_in_or("per_layer_us", 0, kMaxOverheadUs, "us", 0);
+  p.activation = r.text_or("activation", "weights");
+  const auto& formats = known_formats();
+  if (p.activation != "weights" &&
+      std::find(formats.begin(), formats.end(), p.activation) == formats.end())
+    r.fail("activation",
+           "\"" + p.activation +
+               "\": expected \"weights\" or a format (fp32, bf16, fp16, fp8, int8, fp4)");
+  p.source = r.text("source");
+  if (r.has("rows")) p.rows = r.texts("rows");
+  return p;
+}
+
 }  // namespace
 
 CatalogueResult parse_catalogue(std::string_view text, const std::string& file) {
@@ -289,7 +318,7 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
   try {
     toml::table root = parse_toml(text, file);
     TableReader r(root, file, "");
-    r.allow_only({"format", "perf_class", "sku", "guard"});
+    r.allow_only({"format", "perf_class", "runtime", "sku", "guard"});
     if (r.text("format") != "hwaccel-devices/1") r.fail("format", "expected \"hwaccel-devices/1\"");
     Catalogue c;
     c.origin = file;
@@ -297,6 +326,22 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
     for (const auto& [key, node] : classes.raw()) {
       std::string name(key.str());
       c.perf_classes[name] = read_perf(classes.sub(name), name);
+    }
+    if (r.has("runtime")) {
+      auto runtimes = r.sub("runtime");
+      for (const auto& [key, node] : runtimes.raw()) {
+        std::string runtime(key.str());
+        if (!is_runtime(runtime))
+          runtimes.fail(runtime, "\"" + runtime +
+                                     "\": not a runtime (llama.cpp, vllm, sglang, trt-llm, mlx)");
+        auto classes_of = runtimes.sub(runtime);
+        for (const auto& [ckey, cnode] : classes_of.raw()) {
+          std::string cls(ckey.str());
+          if (!c.perf_classes.count(cls))
+            classes_of.fail(cls, "\"" + cls + "\" has no [perf_class." + cls + "]");
+          c.runtimes[runtime][cls] = read_profile(classes_of.sub(cls), runtime, cls);
+        }
+      }
     }
     const auto* skus = root.get("sku");
     if (!skus || !skus->is_array_of_tables()) r.fail("sku", "expected [[sku]] entries");

@@ -23,7 +23,7 @@ inline const std::vector<std::string>& known_formats() {
 // Tensor-core and copy instruction kinds a kernel tree's DEVICES.toml names
 // (docs/kernel-tree.md): which PTX instruction families a device executes.
 inline const std::vector<std::string>& known_instructions() {
-  static const std::vector<std::string> kinds{"cp_async", "mma_sync", "mma_sync_fp8", "wgmma",
+  static const std::vector<std::string> kinds{"cp_async", "mma_sync", "mma_sync_fp8",   "wgmma",
                                               "tma",      "tcgen05",  "fp4_block_scale"};
   return kinds;
 }
@@ -34,6 +34,23 @@ struct PerfClass {
   double prefill_efficiency = 0.3;          // share of the dense peak reached at prefill
   double decode_overhead_us_per_layer = 0;  // fixed cost per layer per token (launches)
   std::string source;
+};
+
+// One runtime on one perf class: decode = per_token + layers x per_layer +
+// bytes / (bandwidth x decode_efficiency); prefill = FLOPs / (peak of the
+// activation format x prefill_efficiency) + bytes / bandwidth.
+struct RuntimeProfile {
+  std::string runtime;     // "llama.cpp"
+  std::string perf_class;  // "apple"
+  double decode_efficiency = 0.5;
+  double prefill_efficiency = 0.3;
+  double per_token_us = 0;  // fixed per decode step (launches, sampling, scheduler)
+  double per_layer_us = 0;  // fixed per layer per step
+  // The format prefill GEMMs run in: a format name, or "weights" (the level's own).
+  std::string activation = "weights";
+  std::string source;
+  std::vector<std::string> rows;  // calibration rows (data/calibration.toml) it was fitted on
+  std::string location;           // FILE:LINE:COL
 };
 
 struct Sku {
@@ -80,6 +97,8 @@ struct Catalogue {
   std::string origin;  // "built-in" or the file name
   std::vector<Sku> skus;
   std::map<std::string, PerfClass> perf_classes;
+  // runtime -> perf class -> profile ([runtime."llama.cpp".apple]).
+  std::map<std::string, std::map<std::string, RuntimeProfile>> runtimes;
   std::vector<Guard> guards;  // sorted by macro
 
   const Sku* find(std::string_view id) const;

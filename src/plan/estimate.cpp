@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "src/plan/runtime.h"
+
 namespace hwaccel::plan {
 
 namespace {
@@ -11,6 +13,7 @@ struct DeviceSpeed {
   double bandwidth = 0;  // bytes/s, already times efficiency
   double flops = 0;      // FLOP/s at the quant's compute format, times efficiency
   double overhead_per_layer = 0;
+  double per_token = 0;  // fixed per decode step (the runtime profile's)
 };
 
 std::optional<DeviceSpeed> speed(const PlanDevice& d, const ModelCost& c, const Catalogue& cat,
@@ -27,11 +30,21 @@ std::optional<DeviceSpeed> speed(const PlanDevice& d, const ModelCost& c, const 
   }
   PerfClass fallback;
   if (!perf) perf = &fallback;
+  const RuntimeProfile* profile = d.sku && !c.workload.runtime.empty()
+                                      ? runtime_profile(cat, c.workload.runtime, *d.sku)
+                                      : nullptr;
   DeviceSpeed s;
-  s.bandwidth = d.bandwidth() * perf->decode_efficiency;
-  std::string format = d.sku ? compute_format(c.quant, *d.sku) : "fp32";
-  s.flops = d.peak(format) * perf->prefill_efficiency;
-  s.overhead_per_layer = perf->decode_overhead_us_per_layer * 1e-6;
+  std::string format = d.sku ? activation_format(profile, c.quant, *d.sku) : "fp32";
+  if (profile) {
+    s.bandwidth = d.bandwidth() * profile->decode_efficiency;
+    s.flops = d.peak(format) * profile->prefill_efficiency;
+    s.overhead_per_layer = profile->per_layer_us * 1e-6;
+    s.per_token = profile->per_token_us * 1e-6;
+  } else {
+    s.bandwidth = d.bandwidth() * perf->decode_efficiency;
+    s.flops = d.peak(format) * perf->prefill_efficiency;
+    s.overhead_per_layer = perf->decode_overhead_us_per_layer * 1e-6;
+  }
   if (s.bandwidth <= 0 || s.flops <= 0) {
     if (missing) *missing = d.label + " " + d.name + ": no bandwidth or peak for " + format;
     return std::nullopt;
@@ -87,6 +100,7 @@ std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
   double layer_bytes = dense_layer + expert_layer * expert_coverage(m, batch);
   double flops_layer = 2.0 * active_params_per_layer(c) * batch;
   double total = 0;
+  double per_token = 0;  // the runtime's fixed cost, once per step
   for (std::size_t si = 0; si < plan.stages.size(); ++si) {
     const Stage& st = plan.stages[si];
     int tp = static_cast<int>(st.devices.size());
@@ -106,6 +120,7 @@ std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
       double t =
           std::max(bytes / s->bandwidth, flops / s->flops) + s->overhead_per_layer * st.layer_count;
       stage = std::max(stage, t);
+      per_token = std::max(per_token, s->per_token);
     }
     // Two all-reduces of the hidden state per layer.
     stage +=
@@ -114,7 +129,7 @@ std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
       stage += kSlowLinkLatency + 2.0 * batch * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
     total += stage;
   }
-  return total;
+  return total + per_token;
 }
 
 std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, const DeviceSet& set,
@@ -122,6 +137,11 @@ std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, cons
   const auto& m = c.spec;
   double attn_layer = m.layers ? attention_flops(m, tokens) / m.layers : 0;
   double flops_layer = 2.0 * active_params_per_layer(c) * tokens + attn_layer;
+  // MoE: a prompt reads only the experts its tokens are routed to.
+  double expert_layer = m.layers ? c.weights.experts_total / m.layers : 0;
+  double touched =
+      m.moe() ? experts_touched(m.experts, m.experts_per_token, tokens) / m.experts : 1;
+  double layer_bytes = c.weights.per_layer - expert_layer + expert_layer * touched;
   double total = 0;
   for (std::size_t si = 0; si < plan.stages.size(); ++si) {
     const Stage& st = plan.stages[si];
@@ -132,7 +152,7 @@ std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, cons
       if (!s) return std::nullopt;
       double flops = (flops_layer * st.layer_count + (st.head ? 2.0 * head_params(c) : 0)) / tp;
       // Every weight of the stage is read at least once.
-      double bytes = (c.weights.per_layer * st.layer_count + (st.head ? c.weights.head : 0)) / tp;
+      double bytes = (layer_bytes * st.layer_count + (st.head ? c.weights.head : 0)) / tp;
       if (work) {
         work->flops += flops;
         work->bytes += bytes;

@@ -18,6 +18,9 @@ struct Workload {
   // decode at the KV length it averages over, prompt + gen / 2.
   int prompt = 0;
   int gen = 0;
+  // The runtime whose profile prices the estimates ("llama.cpp", "vllm", ...);
+  // empty: the perf class's figures.
+  std::string runtime;
   int decode_context() const { return prompt > 0 || gen > 0 ? prompt + gen / 2 : context; }
 };
 

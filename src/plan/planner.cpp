@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "src/plan/runtime.h"
+
 namespace hwaccel::plan {
 
 namespace {
@@ -43,12 +45,36 @@ int fits_on_count(const PlanRequest& request, const Sku& sku, const Catalogue& c
 PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catalogue& cat,
                      bool with_alternatives) {
   PlanResult r;
+  // The runtime: named, or assumed from the level and the first accelerator.
+  const PlanDevice* first = nullptr;
+  for (const auto& d : given.devices)
+    if (!first || (first->cpu && !d.cpu)) first = &d;
+  if (!req.runtime.empty()) {
+    r.runtime = req.runtime, r.runtime_why = "--runtime";
+  } else {
+    auto choice = default_runtime(req.quant, first ? first->sku : nullptr, !first || first->cpu);
+    r.runtime = choice.runtime;
+    r.runtime_why = "assumed: " + choice.why + "; --runtime to choose";
+  }
   // Devices that cannot run the format hold nothing (same indices as `given`).
   DeviceSet set = given;
   std::vector<std::pair<std::string, std::string>> refused;  // why, labels
+  std::vector<std::string> emulations;
   for (auto& d : set.devices) {
     if (d.sku == nullptr && !d.cpu) continue;  // unknown: nothing to say
-    if (auto why = unsupported_on(req.quant, d.sku)) {
+    // A named runtime decides (refusal or emulation); an assumed one keeps to
+    // what the device computes natively.
+    std::optional<std::string> why;
+    if (!req.runtime.empty()) {
+      auto support = runtime_support(req.runtime, req.quant, d.sku, d.cpu);
+      why = support.refused;
+      if (support.emulation &&
+          std::find(emulations.begin(), emulations.end(), *support.emulation) == emulations.end())
+        emulations.push_back(*support.emulation);
+    } else {
+      why = unsupported_on(req.quant, d.sku);
+    }
+    if (why) {
       d.capacity = 0;
       auto it =
           std::find_if(refused.begin(), refused.end(), [&](auto& p) { return p.first == *why; });
@@ -60,7 +86,21 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
   }
   for (const auto& [why, labels] : refused)
     r.notes.push_back(labels + ": " + req.quant.name + " refused: " + why);
-  r.cost = model_cost(req.spec, req.quant, req.workload);
+  for (const auto& e : emulations) r.notes.push_back("priced as an emulation: " + e);
+  {
+    std::string line = "runtime: " + r.runtime + " (" + r.runtime_why + ")";
+    const RuntimeProfile* p =
+        first && first->sku ? runtime_profile(cat, r.runtime, *first->sku) : nullptr;
+    if (p)
+      line += "; profile " + p->runtime + " on " + p->perf_class + ": " + p->source;
+    else if (first && first->sku)
+      line += "; no " + r.runtime + " profile for " + first->sku->perf_class +
+              " in the catalogue: the perf class's efficiencies";
+    r.notes.push_back(line);
+  }
+  Workload w = req.workload;
+  w.runtime = r.runtime;
+  r.cost = model_cost(req.spec, req.quant, w);
   r.needs = r.cost.footprint.total();
   bool any_accel = false;
   for (const auto& d : set.devices) any_accel |= !d.cpu;

@@ -16,6 +16,9 @@ struct PlanRequest {
   QuantLevel quant;
   Workload workload;
   int decode_batch = 32;  // the "batch B" estimate
+  // --runtime (llama.cpp, vllm, sglang, trt-llm, mlx); empty: assumed from the
+  // level and the first accelerator (runtime.h), and said so.
+  std::string runtime;
 };
 
 struct Candidate {
@@ -40,6 +43,8 @@ struct PlanResult {
   std::vector<QuantFit> quant_fits;  // best first; [0] is the suggestion
   std::vector<std::string> fits_on;  // "h200-sxm x1" (when it does not fit here)
   std::vector<std::string> notes;    // devices refused for the format, with the reason
+  std::string runtime;               // the runtime the estimates are priced for
+  std::string runtime_why;           // "--runtime" or why it was assumed
   bool fits() const { return chosen.has_value(); }
 };
 

@@ -90,7 +90,8 @@ std::optional<std::string> unsupported_on(const QuantLevel& q, const Sku* sku) {
   // Levels whose weights are stored in a float format the device must
   // compute in: FP8 needs FP8 units (Ada, Hopper, Blackwell, CDNA3, Gaudi 2+),
   // NVFP4 needs FP4 units (Blackwell). The weight-only paths some runtimes
-  // have elsewhere (vLLM's FP8 Marlin on Ampere) are not modelled.
+  // have elsewhere (vLLM's FP8 Marlin on Ampere) are priced only when that
+  // runtime is named (runtime.h).
   const char* need = q.name == "fp8" ? "fp8" : q.name == "nvfp4" ? "fp4" : nullptr;
   if (!need) return std::nullopt;
   if (sku && sku->is_native(need)) return std::nullopt;
@@ -101,8 +102,8 @@ std::optional<std::string> unsupported_on(const QuantLevel& q, const Sku* sku) {
   std::string why = who + " has no " + (q.name == "fp8" ? "FP8" : "FP4") + " units";
   if (sku) why += " (native: " + native + ")";
   why += q.name == "fp8"
-             ? ": fp8 weights need Ada, Hopper, Blackwell, MI300 or Gaudi 2 and later (vLLM's "
-               "weight-only FP8 Marlin path on Ampere is not modelled); try int8 or q8_0"
+             ? ": fp8 weights need Ada, Hopper, Blackwell, MI300 or Gaudi 2 and later (on Ampere, "
+               "--runtime vllm prices its weight-only FP8 Marlin path); try int8 or q8_0"
              : ": nvfp4 needs Blackwell (sm_100, sm_120, sm_121); try q4_k_m, mxfp4 or a 4-bit "
                "integer level";
   return why;

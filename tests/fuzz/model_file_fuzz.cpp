@@ -1,6 +1,7 @@
 // libFuzzer target: the model-file headers of hwaccel plan --model: parse_gguf
 // (FILE.gguf) with the model shape taken from a header that parsed, and
-// parse_safetensors (DIR/*.safetensors) on the same bytes.
+// parse_safetensors (DIR/*.safetensors) and parse_safetensors_index
+// (DIR/model.safetensors.index.json) on the same bytes.
 // Built only with HWACCEL_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt); run by ci/fuzz.
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "src/plan/gguf.h"
 #include "src/plan/safetensors.h"
+#include "src/plan/safetensors_index.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
@@ -17,6 +19,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     hwaccel::plan::ModelSpec spec;
     hwaccel::plan::set_safetensors_weights(spec, st.header->tensors);
   } else if (!st.need_bytes && st.error.rfind("m.safetensors: ", 0) != 0) {
+    std::abort();
+  }
+  auto idx = hwaccel::plan::parse_safetensors_index(bytes, "i.json");
+  if (idx.index) {
+    for (const auto& s : idx.index->shards)  // never a path out of the directory
+      if (s.find('/') != std::string_view::npos || s.find("..") == 0) std::abort();
+  } else if (idx.error.rfind("i.json: ", 0) != 0) {
     std::abort();
   }
   auto r = hwaccel::plan::parse_gguf(bytes, "m.gguf");

@@ -1,0 +1,227 @@
+#include "src/plan/calibration.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/plan/estimate.h"
+#include "src/plan/model_spec.h"
+#include "src/plan/runtime.h"
+#include "src/plan/toml_fields.h"
+
+namespace hwaccel::plan {
+
+CalibrationResult parse_calibration(std::string_view text, const std::string& file) {
+  CalibrationResult result;
+  try {
+    toml::table root = parse_toml(text, file);
+    TableReader r(root, file, "");
+    r.allow_only({"format", "row"});
+    if (r.text("format") != "hwaccel-calibration/1")
+      r.fail("format", "expected \"hwaccel-calibration/1\"");
+    const auto* rows = root.get("row");
+    if (!rows || !rows->is_array_of_tables()) r.fail("row", "expected [[row]] entries");
+    std::size_t i = 0;
+    for (const auto& node : *rows->as_array()) {
+      TableReader t(*node.as_table(), file, "row[" + std::to_string(i++) + "]");
+      t.allow_only({"id", "device", "runtime", "model", "quant", "batch", "prompt", "gen", "metric",
+                    "measured", "source"});
+      CalibrationRow row;
+      row.id = t.text("id");
+      row.device = t.text("device");
+      row.runtime = t.text("runtime");
+      if (!is_runtime(row.runtime)) t.fail("runtime", "\"" + row.runtime + "\": not a runtime");
+      row.model = t.text("model");
+      row.quant = t.text("quant");
+      row.batch = static_cast<int>(t.number_in_or("batch", 1, 100000, "sequences", 1));
+      row.prompt = static_cast<int>(t.number_in_or("prompt", 0, 10000000, "tokens", 0));
+      row.gen = static_cast<int>(t.number_in_or("gen", 0, 10000000, "tokens", 0));
+      row.metric = t.text("metric");
+      if (row.metric != "decode" && row.metric != "prefill")
+        t.fail("metric", "\"" + row.metric + "\": expected decode or prefill");
+      if (row.metric == "prefill" && row.prompt <= 0)
+        t.fail("prompt", "a prefill row needs its prompt length");
+      row.measured = t.number_in("measured", 1e-6, 1e9, "tok/s");
+      row.source = t.text("source");
+      result.rows.push_back(std::move(row));
+    }
+  } catch (const LocatedError& e) {
+    result.error = e.what();
+  }
+  return result;
+}
+
+namespace {
+
+// The plan of one row on one device of its SKU (speed, not fit).
+struct RowPlan {
+  ModelCost cost;
+  DeviceSet set;
+  Plan plan;
+  int context = 0;
+};
+
+std::optional<RowPlan> row_plan(const CalibrationRow& row, const Catalogue& cat, std::string* why) {
+  const Sku* sku = cat.find(row.device);
+  auto model = builtin_model(row.model);
+  const QuantLevel* q = find_quant(row.quant);
+  if (!sku || !model.spec || !q) {
+    if (why) *why = row.id + ": unknown device, model or quant";
+    return std::nullopt;
+  }
+  Workload w;
+  w.prompt = row.prompt;
+  w.gen = row.metric == "decode" ? std::max(1, row.gen) : 1;
+  w.context = w.prompt + w.gen;
+  w.batch = row.batch;
+  w.runtime = row.runtime;
+  RowPlan p{model_cost(*model.spec, *q, w), synthetic_devices(*sku, 1, 0), {}, w.decode_context()};
+  p.set.devices[0].capacity = 1e15;  // calibration measures speed, not fit
+  auto plans = candidate_plans(p.cost, p.set);
+  if (plans.empty()) {
+    if (why) *why = row.id + ": no plan";
+    return std::nullopt;
+  }
+  p.plan = plans.front();
+  return p;
+}
+
+std::optional<double> estimate_with(const CalibrationRow& row, const Catalogue& cat) {
+  auto p = row_plan(row, cat, nullptr);
+  if (!p) return std::nullopt;
+  if (row.metric == "decode") {
+    auto t = decode_step_seconds(p->plan, p->cost, p->set, cat, row.batch, p->context);
+    if (!t || *t <= 0) return std::nullopt;
+    return row.batch / *t;
+  }
+  auto t = prefill_seconds(p->plan, p->cost, p->set, cat, row.prompt);
+  if (!t || *t <= 0) return std::nullopt;
+  return row.prompt / *t;
+}
+
+// A copy of the catalogue whose profile for (runtime, class) is `p`.
+Catalogue with_profile(const Catalogue& cat, const RuntimeProfile& p) {
+  Catalogue c = cat;
+  c.runtimes[p.runtime][p.perf_class] = p;
+  return c;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool of_profile(const CalibrationRow& row, const RuntimeProfile& p, const Catalogue& cat) {
+  const Sku* sku = cat.find(row.device);
+  return sku && row.runtime == p.runtime && sku->perf_class == p.perf_class;
+}
+
+// Seconds of one step of the row with the profile's efficiencies at 1 and no
+// fixed costs, and with prefill efficiency 1/2 (to split FLOPs from bytes).
+struct Parts {
+  double bytes_time = 0;  // decode: weights + KV over the bandwidth; prefill: the bytes term
+  double flops_time = 0;  // prefill: FLOPs over the activation format's peak
+  double per_layer_time = 0;
+};
+
+std::optional<Parts> parts(const CalibrationRow& row, const RuntimeProfile& p,
+                           const Catalogue& cat) {
+  RuntimeProfile unit = p;
+  unit.decode_efficiency = 1, unit.prefill_efficiency = 1, unit.per_token_us = 0;
+  unit.per_layer_us = 0;
+  Catalogue c1 = with_profile(cat, unit);
+  auto e1 = estimate_with(row, c1);
+  if (!e1) return std::nullopt;
+  double t1 = (row.metric == "decode" ? row.batch : row.prompt) / *e1;
+  Parts out;
+  auto model = builtin_model(row.model);
+  out.per_layer_time = p.per_layer_us * 1e-6 * (model.spec ? model.spec->layers : 0);
+  if (row.metric == "decode") {
+    out.bytes_time = t1;
+    return out;
+  }
+  unit.prefill_efficiency = 0.5;
+  auto e2 = estimate_with(row, with_profile(cat, unit));
+  if (!e2) return std::nullopt;
+  double t2 = row.prompt / *e2;
+  out.flops_time = t2 - t1;
+  out.bytes_time = t1 - out.flops_time;
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> calibration_estimate(const CalibrationRow& row, const Catalogue& cat,
+                                           std::string* why) {
+  if (!row_plan(row, cat, why)) return std::nullopt;
+  auto e = estimate_with(row, cat);
+  if (!e && why) *why = row.id + ": no estimate";
+  return e;
+}
+
+RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<CalibrationRow>& rows,
+                           const Catalogue& cat) {
+  RuntimeProfile p = start;
+  std::vector<std::pair<double, double>> dec;  // (bytes time, measured time - per layer)
+  std::vector<const CalibrationRow*> pre;
+  for (const auto& row : rows) {
+    if (!of_profile(row, start, cat)) continue;
+    if (row.metric == "prefill") {
+      pre.push_back(&row);
+      continue;
+    }
+    auto pt = parts(row, start, cat);
+    if (!pt) continue;
+    dec.emplace_back(pt->bytes_time, row.batch / row.measured - pt->per_layer_time);
+  }
+  if (!dec.empty()) {
+    double a = p.per_token_us * 1e-6;
+    double b = 1 / p.decode_efficiency;
+    double xmin = dec.front().first, xmax = xmin;
+    for (auto& [x, y] : dec) xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+    if (dec.size() >= 2 && xmax > 1.2 * xmin) {
+      double n = double(dec.size()), sx = 0, sy = 0, sxx = 0, sxy = 0;
+      for (auto& [x, y] : dec) sx += x, sy += y, sxx += x * x, sxy += x * y;
+      b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+      b = std::max(b, 1.0);  // an efficiency above 1 is not physical
+      a = std::max(0.0, (sy - b * sx) / n);
+    } else {
+      std::vector<double> bs;
+      for (auto& [x, y] : dec)
+        if (y - a > 0) bs.push_back((y - a) / x);
+      if (!bs.empty()) b = std::max(1.0, median(bs));
+    }
+    p.per_token_us = a * 1e6;
+    p.decode_efficiency = 1 / b;
+  }
+  std::vector<double> effs;
+  for (const auto* row : pre) {
+    auto pt = parts(*row, p, cat);
+    if (!pt || pt->flops_time <= 0) continue;
+    double left = row->prompt / row->measured - pt->bytes_time / p.decode_efficiency;
+    if (left > 0) effs.push_back(std::min(1.0, pt->flops_time / left));
+  }
+  if (!effs.empty()) p.prefill_efficiency = median(effs);
+  return p;
+}
+
+std::vector<std::optional<double>> leave_one_out(const std::vector<CalibrationRow>& rows,
+                                                 const Catalogue& cat) {
+  std::vector<std::optional<double>> out(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Sku* sku = cat.find(rows[i].device);
+    if (!sku) continue;
+    const RuntimeProfile* start = runtime_profile(cat, rows[i].runtime, *sku);
+    if (!start) continue;
+    std::vector<CalibrationRow> others;
+    for (std::size_t j = 0; j < rows.size(); ++j)
+      if (j != i && rows[j].metric == rows[i].metric && of_profile(rows[j], *start, cat))
+        others.push_back(rows[j]);
+    if (others.empty()) continue;
+    out[i] = estimate_with(rows[i], with_profile(cat, fit_profile(*start, others, cat)));
+  }
+  return out;
+}
+
+}  // namespace hwaccel::plan

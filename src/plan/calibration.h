@@ -1,0 +1,53 @@
+// The calibration table (data/calibration.toml, format hwaccel-calibration/1):
+// published measurements of one device, runtime, model and level, the
+// estimate the catalogue gives for each, and the fit of a runtime profile on
+// its rows (with leave-one-out). No I/O: the caller passes the text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/plan/catalogue.h"
+
+namespace hwaccel::plan {
+
+struct CalibrationRow {
+  std::string id;
+  std::string device;   // SKU id
+  std::string runtime;  // llama.cpp, vllm, ...
+  std::string model;    // built-in model name
+  std::string quant;
+  int batch = 1;
+  int prompt = 0;       // prefill: tokens; decode: tokens already in the KV cache
+  int gen = 0;          // decode: tokens generated (decode averages over their middle)
+  std::string metric;   // "decode" | "prefill"
+  double measured = 0;  // tok/s
+  std::string source;   // where, with a commit or a date
+};
+
+struct CalibrationResult {
+  std::vector<CalibrationRow> rows;
+  std::string error;  // FILE:LINE:COL: key: what was expected
+};
+CalibrationResult parse_calibration(std::string_view text, const std::string& file);
+
+// tok/s the catalogue estimates for the row (its runtime's profile on the
+// device's class); nullopt with `why` when the row cannot be planned.
+std::optional<double> calibration_estimate(const CalibrationRow& row, const Catalogue& cat,
+                                           std::string* why = nullptr);
+
+// The profile refitted on `rows` (those of its runtime and class): decode
+// by least squares of time = per_token + bytes time / efficiency (two rows of
+// different sizes or more; else per_token kept), prefill efficiency as the
+// median over the prefill rows. Rows of another profile are ignored.
+RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<CalibrationRow>& rows,
+                           const Catalogue& cat);
+
+// Leave-one-out: each row estimated with its profile refitted on the other
+// rows of the same profile and metric; nullopt for a row alone in its group.
+std::vector<std::optional<double>> leave_one_out(const std::vector<CalibrationRow>& rows,
+                                                 const Catalogue& cat);
+
+}  // namespace hwaccel::plan

@@ -1,0 +1,128 @@
+#include "src/plan/runtime.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hwaccel::plan {
+
+namespace {
+
+bool among(std::string_view name, std::initializer_list<std::string_view> list) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// llama.cpp's own formats: a GGUF file level or a block quantisation.
+bool gguf_level(const QuantLevel& q) {
+  return q.name.rfind("gguf:", 0) == 0 ||
+         among(q.name, {"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "iq4_xs", "q3_k_l", "q2_k"});
+}
+
+bool apple(const Sku* sku) {
+  return sku && sku->vendor == "Apple";
+}
+bool nvidia(const Sku* sku) {
+  return sku && sku->vendor == "NVIDIA";
+}
+
+// Ampere and later: the Marlin kernels' minimum (sm_80).
+bool nvidia_sm80_plus(const Sku* sku) {
+  if (!nvidia(sku) || sku->target.rfind("sm_", 0) != 0) return false;
+  return std::atoi(sku->target.c_str() + 3) >= 80;
+}
+
+}  // namespace
+
+const std::vector<std::string>& runtime_names() {
+  static const std::vector<std::string> names{"llama.cpp", "vllm", "sglang", "trt-llm", "mlx"};
+  return names;
+}
+
+bool is_runtime(std::string_view name) {
+  const auto& n = runtime_names();
+  return std::find(n.begin(), n.end(), name) != n.end();
+}
+
+RuntimeChoice default_runtime(const QuantLevel& q, const Sku* sku, bool cpu) {
+  if (gguf_level(q)) return {"llama.cpp", q.name + " is a GGUF format"};
+  if (cpu) return {"llama.cpp", "a CPU"};
+  if (!sku) return {"llama.cpp", "a device not in the catalogue"};
+  if (apple(sku)) {
+    if (among(q.name, {"bf16", "fp16", "fp32", "mxfp4"}) || q.name.rfind("safetensors:", 0) == 0)
+      return {"mlx", "Apple GPU"};
+    return {"llama.cpp", "Apple GPU, " + q.name + " is not an MLX format"};
+  }
+  return {"vllm", sku->vendor + " " + sku->type + " with Hugging Face weights"};
+}
+
+RuntimeSupport runtime_support(std::string_view rt, const QuantLevel& q, const Sku* sku, bool cpu) {
+  RuntimeSupport s;
+  const std::string who = cpu ? "a CPU" : sku ? sku->name : "this device";
+  const std::string name(rt);
+  auto refuse = [&](const std::string& why) {
+    s.refused = name + " cannot run " + q.name + " on " + who + ": " + why;
+    return s;
+  };
+  if (rt == "mlx" && !apple(sku)) return refuse("MLX runs on Apple silicon only");
+  if (rt == "trt-llm" && !nvidia(sku)) return refuse("TensorRT-LLM runs on NVIDIA GPUs only");
+  if ((rt == "vllm" || rt == "sglang" || rt == "trt-llm") && apple(sku))
+    return refuse("no Metal backend; use mlx or llama.cpp");
+  const bool hf_file = q.name.rfind("safetensors:", 0) == 0;
+  if (rt == "llama.cpp") {
+    if (gguf_level(q) || among(q.name, {"bf16", "fp16", "fp32", "mxfp4"})) return s;
+    return refuse(
+        "llama.cpp reads GGUF files (f16, bf16, q8_0 ... q2_k, mxfp4); convert, e.g. to "
+        "q8_0 or q4_k_m");
+  }
+  if (rt == "mlx") {
+    // MLX's affine quantisation (group 64, a scale and a bias per group) is
+    // 4.5 and 8.5 bits per weight, the sizes of q4_0 and q8_0.
+    if (among(q.name, {"bf16", "fp16", "fp32", "mxfp4", "q4_0", "q8_0"}) || hf_file) return s;
+    return refuse(
+        "MLX runs bf16, fp16, its 4- and 8-bit affine formats (q4_0, q8_0 sizes) and "
+        "mxfp4");
+  }
+  // vllm, sglang, trt-llm: Hugging Face formats.
+  if (gguf_level(q))
+    return refuse(
+        "GGUF k-quants are llama.cpp's format (vLLM's GGUF loader is experimental and "
+        "not modelled); use llama.cpp, or an fp8, int8, awq or gptq checkpoint");
+  if (rt == "trt-llm" && q.name == "nf4")
+    return refuse("TensorRT-LLM has no bitsandbytes NF4; use awq-int4 or gptq-int4");
+  // FP8 and NVFP4 weights without the units: vLLM and SGLang run them
+  // weight-only through Marlin (sm_80+), dequantised to bf16 in the GEMM.
+  const char* need = q.name == "fp8" ? "fp8" : q.name == "nvfp4" ? "fp4" : nullptr;
+  if (need && sku && !sku->is_native(need)) {
+    if ((rt == "vllm" || rt == "sglang") && nvidia_sm80_plus(sku)) {
+      s.emulation = name + " runs " + q.name + " on " + who + " weight-only (Marlin): " + q.name +
+                    " bytes at decode, bf16 compute at prefill";
+      return s;
+    }
+    return refuse(std::string("no ") + (q.name == "fp8" ? "FP8" : "FP4") + " units and no " + name +
+                  " weight-only path on this device");
+  }
+  return s;
+}
+
+const RuntimeProfile* runtime_profile(const Catalogue& cat, std::string_view runtime,
+                                      const Sku& sku) {
+  auto r = cat.runtimes.find(std::string(runtime));
+  if (r == cat.runtimes.end()) return nullptr;
+  auto p = r->second.find(sku.perf_class);
+  return p == r->second.end() ? nullptr : &p->second;
+}
+
+std::string activation_format(const RuntimeProfile* profile, const QuantLevel& q, const Sku& sku) {
+  if (!profile || profile->activation == "weights") return compute_format(q, sku);
+  if (sku.is_native(profile->activation)) return profile->activation;
+  for (const char* f : {"bf16", "fp16", "fp32"})
+    if (sku.is_native(f)) return f;
+  return compute_format(q, sku);
+}
+
+double experts_touched(int experts, int k, double tokens) {
+  if (experts <= 0 || k <= 0) return 0;
+  if (k >= experts) return experts;
+  return experts * (1 - std::pow(1 - double(k) / experts, std::max(0.0, tokens)));
+}
+
+}  // namespace hwaccel::plan

@@ -1,0 +1,53 @@
+// Inference runtimes (llama.cpp, vLLM, SGLang, TensorRT-LLM, MLX): which
+// weight formats each runs on which device, the one assumed when none is
+// named, and how many routed experts a prefill touches. The speed figures of a
+// runtime on a device class are RuntimeProfiles in the catalogue.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/plan/catalogue.h"
+#include "src/plan/quant.h"
+
+namespace hwaccel::plan {
+
+// The names --runtime takes, in the catalogue's spelling.
+const std::vector<std::string>& runtime_names();
+bool is_runtime(std::string_view name);
+
+// The runtime assumed when --runtime is not given, with the reason:
+// llama.cpp for GGUF levels and CPUs, MLX on Apple, vLLM elsewhere.
+struct RuntimeChoice {
+  std::string runtime;
+  std::string why;
+};
+RuntimeChoice default_runtime(const QuantLevel& q, const Sku* sku, bool cpu);
+
+// What a runtime does with a level on a device: refused (with the reason), or
+// run, possibly through an emulation that is said (vLLM's FP8 Marlin on
+// Ampere: fp8 weights, bf16 compute).
+struct RuntimeSupport {
+  std::optional<std::string> refused;
+  std::optional<std::string> emulation;
+};
+RuntimeSupport runtime_support(std::string_view runtime, const QuantLevel& q, const Sku* sku,
+                               bool cpu);
+
+// The profile of `runtime` on the device's class; nullptr when the catalogue
+// has none (the perf class's figures are used).
+const RuntimeProfile* runtime_profile(const Catalogue& cat, std::string_view runtime,
+                                      const Sku& sku);
+
+// The format a runtime's prefill GEMMs run in on this device: the profile's
+// activation format when the device has it (else bf16, fp16, fp32), or the
+// level's own compute format for "weights".
+std::string activation_format(const RuntimeProfile* profile, const QuantLevel& q, const Sku& sku);
+
+// Expected distinct routed experts a prefill of `tokens` touches per layer
+// with top-k routing over `experts`: E * (1 - (1 - k/E)^N).
+double experts_touched(int experts, int k, double tokens);
+
+}  // namespace hwaccel::plan

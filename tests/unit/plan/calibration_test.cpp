@@ -1,0 +1,107 @@
+// The calibration table cannot drift: docs/planning.md's block between the
+// calibration markers is exactly what the current catalogue gives for
+// data/calibration.toml (estimates, errors, leave-one-out, medians, worst).
+#include <gtest/gtest.h>
+
+#include "src/plan/calibration.h"
+#include "src/plan/calibration_report.h"
+#include "tests/support/test_support.h"
+
+namespace hwaccel::plan {
+namespace {
+
+using hwaccel::testing::slurp;
+using hwaccel::testing::source_path;
+
+TEST(Calibration, TheDocsTableIsWhatTheCodeGives) {
+  auto text = slurp(source_path("data/calibration.toml"));
+  ASSERT_TRUE(text);
+  auto parsed = parse_calibration(*text, "data/calibration.toml");
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  ASSERT_GE(parsed.rows.size(), 20u);
+  for (const auto& r : parsed.rows) {
+    std::string why;
+    EXPECT_TRUE(calibration_estimate(r, builtin_catalogue(), &why)) << why;
+  }
+  auto doc = slurp(source_path("docs/planning.md"));
+  ASSERT_TRUE(doc);
+  const std::string begin = "<!-- calibration:begin (generated: build/tests/bench_estimates) -->\n";
+  const std::string end = "<!-- calibration:end -->";
+  auto b = doc->find(begin), e = doc->find(end);
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  std::string block = doc->substr(b + begin.size(), e - b - begin.size());
+  EXPECT_EQ(block, calibration_markdown(parsed.rows, builtin_catalogue()))
+      << "docs/planning.md's calibration table is stale: paste build/tests/bench_estimates";
+}
+
+TEST(Calibration, TheDocsCheckTableIsWhatTheCodeGives) {
+  auto text = slurp(source_path("data/calibration_check.toml"));
+  ASSERT_TRUE(text);
+  auto parsed = parse_calibration(*text, "data/calibration_check.toml");
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  auto doc = slurp(source_path("docs/planning.md"));
+  ASSERT_TRUE(doc);
+  const std::string begin =
+      "<!-- check:begin (generated: build/tests/bench_estimates --check) -->\n";
+  auto b = doc->find(begin), e = doc->find("<!-- check:end -->");
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  EXPECT_EQ(doc->substr(b + begin.size(), e - b - begin.size()),
+            calibration_markdown(parsed.rows, builtin_catalogue(), false));
+}
+
+TEST(Calibration, RowsAreReadStrictly) {
+  const std::string head =
+      "format = \"hwaccel-calibration/1\"\n[[row]]\nid = \"a\"\n"
+      "device = \"rtx-4090\"\nmodel = \"Llama-2-7B\"\nquant = \"q4_0\"\n"
+      "measured = 10\nsource = \"s\"\n";
+  auto ok =
+      parse_calibration(head + "runtime = \"llama.cpp\"\nmetric = \"decode\"\ngen = 128\n", "c");
+  ASSERT_TRUE(ok.error.empty()) << ok.error;
+  EXPECT_EQ(ok.rows.at(0).gen, 128);
+  auto rt = parse_calibration(head + "runtime = \"ollama\"\nmetric = \"decode\"\n", "c");
+  EXPECT_NE(rt.error.find("not a runtime"), std::string::npos) << rt.error;
+  auto pp = parse_calibration(head + "runtime = \"mlx\"\nmetric = \"prefill\"\n", "c");
+  EXPECT_NE(pp.error.find("prompt length"), std::string::npos) << pp.error;
+  auto m = parse_calibration(head + "runtime = \"mlx\"\nmetric = \"speed\"\n", "c");
+  EXPECT_NE(m.error.find("decode or prefill"), std::string::npos) << m.error;
+}
+
+TEST(Calibration, AProfileRefitRecoversItsFigures) {
+  // Rows made from the profile's own estimates: the fit gives the profile back.
+  Catalogue cat = builtin_catalogue();
+  RuntimeProfile p;
+  p.runtime = "llama.cpp", p.perf_class = "nvidia-consumer", p.activation = "fp16";
+  p.decode_efficiency = 0.7, p.prefill_efficiency = 0.6, p.per_token_us = 1500;
+  cat.runtimes["llama.cpp"]["nvidia-consumer"] = p;
+  std::vector<CalibrationRow> rows;
+  for (const char* q : {"fp16", "q8_0", "q4_0"}) {
+    CalibrationRow d{std::string("d") + q,
+                     "rtx-4090",
+                     "llama.cpp",
+                     "Llama-2-7B",
+                     q,
+                     1,
+                     0,
+                     128,
+                     "decode",
+                     1,
+                     "s"};
+    d.measured = *calibration_estimate(d, cat);
+    CalibrationRow f = d;
+    f.id = std::string("p") + q, f.metric = "prefill", f.prompt = 512, f.gen = 0;
+    f.measured = *calibration_estimate(f, cat);
+    rows.push_back(d), rows.push_back(f);
+  }
+  RuntimeProfile start = p;
+  start.decode_efficiency = 0.3, start.prefill_efficiency = 0.2, start.per_token_us = 0;
+  RuntimeProfile fit = fit_profile(start, rows, cat);
+  EXPECT_NEAR(fit.decode_efficiency, 0.7, 1e-3);
+  EXPECT_NEAR(fit.per_token_us, 1500, 1);
+  EXPECT_NEAR(fit.prefill_efficiency, 0.6, 1e-3);
+  for (const auto& l : leave_one_out(rows, cat)) ASSERT_TRUE(l);
+}
+
+}  // namespace
+}  // namespace hwaccel::plan
