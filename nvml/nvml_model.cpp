@@ -88,8 +88,10 @@ std::optional<unsigned> read_minor(Host& host, const std::string& bus_id) {
   return std::nullopt;
 }
 
-void add_nvlinks(const std::vector<Link>& links, const std::map<std::string, std::size_t>& by_id,
-                 Model& model) {
+}  // namespace
+
+void lay_out_nvlinks(const std::vector<Link>& links,
+                     const std::map<std::string, std::size_t>& by_id, Model& model) {
   std::map<std::size_t, std::vector<std::pair<std::size_t, int>>> peers;  // gpu -> (peer, lanes)
   for (const auto& link : links) {
     auto a = by_id.find(link.a), b = by_id.find(link.b);
@@ -119,8 +121,6 @@ void add_nvlinks(const std::vector<Link>& links, const std::map<std::string, std
       for (int i = 0; i < lanes; ++i) out.push_back(NvLinkLane{false, peer});
   }
 }
-
-}  // namespace
 
 std::optional<int> cuda_version_of_driver(const std::string& driver_version) {
   static const std::map<int, int> branches = {
@@ -240,7 +240,7 @@ Model build_model(Host& host) {
     model.gpus[parent->second].mig_capable = true;
     model.gpus.push_back(std::move(mig));
   }
-  add_nvlinks(detection.links, by_id, model);
+  lay_out_nvlinks(detection.links, by_id, model);
   model.cuda_driver_version = cuda_version_of_driver(model.driver_version);
   return model;
 }

@@ -12,6 +12,7 @@
 
 #include "nvml/nvml_abi.h"
 #include "src/host/host.h"
+#include "src/model/link.h"
 
 namespace hwaccel::nvml {
 
@@ -53,6 +54,13 @@ struct Model {
 
 // The model of `host` (a SnapshotHost): runs the cuda probe on it.
 Model build_model(Host& host);
+
+// NVLink lanes from the topology's links between whole GPUs (`by_id`: physical_id ->
+// position in model.gpus): a GPU with more lanes in all than NVML_NVLINK_MAX_LINKS
+// sits on an NVSwitch fabric (every link ends at a switch), else its links go to
+// its peers in peer order. PCIe paths between them go to model.pcie_paths.
+void lay_out_nvlinks(const std::vector<Link>& links,
+                     const std::map<std::string, std::size_t>& by_id, Model& model);
 
 // Where the snapshot is: $HWSIM_NVML_SNAPSHOT, else $HWSIM_ROOT/.hwsim/snapshot.yaml
 // (hwsim run), else /.hwsim/snapshot.yaml. A snapshot that cannot be read fails

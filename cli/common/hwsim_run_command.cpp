@@ -99,7 +99,8 @@ constexpr const char* kNvmlDir = "/usr/lib/x86_64-linux-gnu";
 #endif
 
 // Programs that load NVML see the snapshot's GPUs, not this machine's (or none).
-void simulate_nvml(MaskSpec& masks, bool use_namespace) {
+// Said with -v (a run where everything is covered prints nothing).
+void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
   std::string library = nvml_library();
   if (library.empty()) {
     std::cerr << "hwsim run: not covered: NVML: no simulated libnvidia-ml.so.1 beside hwsim "
@@ -108,7 +109,7 @@ void simulate_nvml(MaskSpec& masks, bool use_namespace) {
   }
   for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so"})
     masks.bind_in[std::string(kNvmlDir) + name] = library;
-  if (use_namespace)
+  if (use_namespace && verbose)
     std::cerr << "hwsim run: NVML is simulated: " << kNvmlDir
               << "/libnvidia-ml.so.1 answers from the snapshot (" << library << ")\n";
 }
@@ -296,7 +297,7 @@ int RunCommand::run() const {
     std::cerr << "hwsim run: not presented: " << sim::display_quote(path)
               << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";
   spec.masks = container_markers(*snapshot);
-  simulate_nvml(spec.masks, spec.use_namespace);
+  simulate_nvml(spec.masks, spec.use_namespace, args->verbose);
   spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
   if (!args->no_namespace) say_limits(*snapshot);
