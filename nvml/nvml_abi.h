@@ -153,6 +153,14 @@ struct nvmlDeviceAddressingMode_t {
   unsigned int value;    // NVML_DEVICE_ADDRESSING_MODE_*
 };
 
+struct nvmlUtilization_t {
+  unsigned int gpu;     // percent of time a kernel ran
+  unsigned int memory;  // percent of time memory was read or written
+};
+
+enum : int { NVML_TEMPERATURE_GPU = 0 };
+enum : int { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_CLOCK_VIDEO = 3 };
+
 struct nvmlC2cModeInfo_v1_t {
   unsigned int isC2cEnabled;
 };
@@ -176,3 +184,4 @@ static_assert(offsetof(nvmlMemory_v2_t, total) == 8);
 static_assert(sizeof(nvmlBAR1Memory_t) == 24);
 static_assert(sizeof(nvmlDeviceAddressingMode_t) == 8);
 static_assert(nvmlMemory_v2 == 0x02000028);
+static_assert(sizeof(nvmlUtilization_t) == 8);

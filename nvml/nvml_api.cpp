@@ -303,10 +303,16 @@ NVML_API nvmlReturn_t nvmlDeviceGetHandleByPciBusId(const char* bus_id, nvmlDevi
   return nvmlDeviceGetHandleByPciBusId_v2(bus_id, device);
 }
 
-// Snapshots hold no board serial numbers (redacted or never asked): no GPU has one.
+// Serial numbers come from a recorded `nvidia-smi -q` (redacted recordings have none).
 NVML_API nvmlReturn_t nvmlDeviceGetHandleBySerial(const char* serial, nvmlDevice_t* device) {
   if (!serial || !device) return NVML_ERROR_INVALID_ARGUMENT;
-  if (!ready_model()) return NVML_ERROR_UNINITIALIZED;
+  const Model* model = ready_model();
+  if (!model) return NVML_ERROR_UNINITIALIZED;
+  for (std::size_t i = 0; i < model->whole_gpus; ++i)
+    if (!model->gpus[i].q.serial.empty() && model->gpus[i].q.serial == serial) {
+      *device = handle_of(model->gpus[i]);
+      return NVML_SUCCESS;
+    }
   return NVML_ERROR_NOT_FOUND;
 }
 
@@ -324,11 +330,13 @@ NVML_API nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsigne
   return copy_string(gpu->uuid, uuid, length);
 }
 
-NVML_API nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t device, char* serial, unsigned int) {
+NVML_API nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t device, char* serial, unsigned int length) {
   const Gpu* gpu = nullptr;
   if (auto r = gpu_of(device, gpu)) return r;
   if (!serial) return NVML_ERROR_INVALID_ARGUMENT;
-  return NVML_ERROR_NOT_SUPPORTED;
+  gpu = whole_of(gpu);
+  if (gpu->q.serial.empty()) return NVML_ERROR_NOT_SUPPORTED;
+  return copy_string(gpu->q.serial, serial, length);
 }
 
 NVML_API nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int* index) {
@@ -430,7 +438,12 @@ NVML_API nvmlReturn_t nvmlDeviceGetBAR1MemoryInfo(nvmlDevice_t device, nvmlBAR1M
   const Gpu* gpu = nullptr;
   if (auto r = gpu_of(device, gpu)) return r;
   if (!bar1) return NVML_ERROR_INVALID_ARGUMENT;
-  return NVML_ERROR_NOT_SUPPORTED;  // snapshots do not record BAR1
+  const auto& q = whole_of(gpu)->q;
+  if (gpu->is_mig || !q.bar1_total || !q.bar1_free) return NVML_ERROR_NOT_SUPPORTED;
+  bar1->bar1Total = *q.bar1_total;
+  bar1->bar1Free = *q.bar1_free;
+  bar1->bar1Used = q.bar1_used.value_or(*q.bar1_total - std::min(*q.bar1_total, *q.bar1_free));
+  return NVML_SUCCESS;
 }
 
 // ---- NUMA and CPU affinity
@@ -460,16 +473,63 @@ NVML_API nvmlReturn_t nvmlDeviceGetCpuAffinity(nvmlDevice_t device, unsigned int
   return nvmlDeviceGetCpuAffinityWithinScope(device, size, set, NVML_AFFINITY_SCOPE_NODE);
 }
 
-// ---- modes the snapshot does not record
-NVML_API nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, int* mode) {
+// ---- what only a recorded `nvidia-smi -q` says: NOT_SUPPORTED where none was recorded
+namespace {
+// A whole GPU's -q value into `out`; MIG devices have none of these.
+template <typename T, typename Out>
+nvmlReturn_t q_value(nvmlDevice_t device, Out* out,
+                     std::optional<T> hwaccel::nvml::QFacts::*field) {
   const Gpu* gpu = nullptr;
   if (auto r = gpu_of(device, gpu)) return r;
-  return mode ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
+  if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+  const auto& value = gpu->q.*field;
+  if (gpu->is_mig || !value) return NVML_ERROR_NOT_SUPPORTED;
+  *out = static_cast<Out>(*value);
+  return NVML_SUCCESS;
+}
+}  // namespace
+
+NVML_API nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, int* mode) {
+  return q_value(device, mode, &hwaccel::nvml::QFacts::persistence);
 }
 NVML_API nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, int* mode) {
-  const Gpu* gpu = nullptr;
-  if (auto r = gpu_of(device, gpu)) return r;
-  return mode ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
+  return q_value(device, mode, &hwaccel::nvml::QFacts::compute_mode);
+}
+NVML_API nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned* temp) {
+  if (sensor != NVML_TEMPERATURE_GPU) return NVML_ERROR_INVALID_ARGUMENT;
+  return q_value(device, temp, &hwaccel::nvml::QFacts::temperature_c);
+}
+NVML_API nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned* milliwatts) {
+  return q_value(device, milliwatts, &hwaccel::nvml::QFacts::power_mw);
+}
+NVML_API nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device, unsigned* limit) {
+  return q_value(device, limit, &hwaccel::nvml::QFacts::power_limit_mw);
+}
+NVML_API nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned* limit) {
+  return q_value(device, limit, &hwaccel::nvml::QFacts::power_limit_mw);
+}
+NVML_API nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned* mhz) {
+  switch (type) {
+    case NVML_CLOCK_GRAPHICS:
+      return q_value(device, mhz, &hwaccel::nvml::QFacts::clock_graphics_mhz);
+    case NVML_CLOCK_SM:
+      return q_value(device, mhz, &hwaccel::nvml::QFacts::clock_sm_mhz);
+    case NVML_CLOCK_MEM:
+      return q_value(device, mhz, &hwaccel::nvml::QFacts::clock_memory_mhz);
+    case NVML_CLOCK_VIDEO:
+      return NVML_ERROR_NOT_SUPPORTED;
+    default:
+      return NVML_ERROR_INVALID_ARGUMENT;
+  }
+}
+NVML_API nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t* u) {
+  if (!u) return NVML_ERROR_INVALID_ARGUMENT;
+  unsigned gpu = 0, memory = 0;
+  if (auto r = q_value(device, &gpu, &hwaccel::nvml::QFacts::utilization_gpu)) return r;
+  if (auto r = q_value(device, &memory, &hwaccel::nvml::QFacts::utilization_memory)) return r;
+  u->gpu = gpu;
+  u->memory = memory;
+  return NVML_SUCCESS;
 }
 
 // ---- MIG
@@ -633,17 +693,30 @@ NVML_API nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1,
   return NVML_SUCCESS;
 }
 
-// ---- addressing and C2C: not among the recorded facts a detection keeps per entry
+// ---- addressing and C2C: from the addressing-mode query or -q (driver 580 on)
 NVML_API nvmlReturn_t nvmlDeviceGetAddressingMode(nvmlDevice_t device,
                                                   nvmlDeviceAddressingMode_t* mode) {
   const Gpu* gpu = nullptr;
   if (auto r = gpu_of(device, gpu)) return r;
   if (!mode) return NVML_ERROR_INVALID_ARGUMENT;
-  return NVML_ERROR_NOT_SUPPORTED;
+  if (mode->version != nvmlDeviceAddressingMode_v1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+  if (!gpu->addressing_mode) return NVML_ERROR_NOT_SUPPORTED;  // not recorded, or before 580
+  mode->value = *gpu->addressing_mode;
+  return NVML_SUCCESS;
 }
+// NVLink-C2C joins the GPU to a Grace CPU: ATS addressing (GH200) or memory shared
+// with the host (GB10) says it is on; a GPU with neither is a PCIe one.
 NVML_API nvmlReturn_t nvmlDeviceGetC2cModeInfoV(nvmlDevice_t device, nvmlC2cModeInfo_v1_t* info) {
   const Gpu* gpu = nullptr;
   if (auto r = gpu_of(device, gpu)) return r;
   if (!info) return NVML_ERROR_INVALID_ARGUMENT;
-  return NVML_ERROR_NOT_SUPPORTED;
+  gpu = whole_of(gpu);
+  if (gpu->unified_memory || gpu->addressing_mode == NVML_DEVICE_ADDRESSING_MODE_ATS) {
+    info->isC2cEnabled = 1;
+  } else if (gpu->addressing_mode) {
+    info->isC2cEnabled = 0;
+  } else {
+    return NVML_ERROR_NOT_SUPPORTED;
+  }
+  return NVML_SUCCESS;
 }

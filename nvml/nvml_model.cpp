@@ -4,6 +4,8 @@
 
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
+#include "src/probe/cuda_probe.h"
+#include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/text_util.h"
 #include "src/registry/detection.h"
 
@@ -88,7 +90,42 @@ std::optional<unsigned> read_minor(Host& host, const std::string& bus_id) {
   return std::nullopt;
 }
 
+// What a recorded `nvidia-smi -q` and the addressing-mode query add to the GPUs.
+void add_recorded_facts(Host& host, Model& model) {
+  std::map<std::string, Gpu*> by_bus;
+  for (std::size_t i = 0; i < model.whole_gpus; ++i) by_bus[model.gpus[i].bus_id] = &model.gpus[i];
+  ToolRun q = host.run(cuda_q_argv());
+  if (q.ok()) {
+    QReport report = parse_q_facts(q.out);
+    for (auto& [bus, facts] : report.by_bus)
+      if (auto it = by_bus.find(bus); it != by_bus.end()) it->second->q = facts;
+    // "13.1" -> 13010: the driver's own word beats the branch table.
+    auto dot = report.cuda_version.find('.');
+    auto major = parse_u64(report.cuda_version.substr(0, dot));
+    auto minor =
+        dot == std::string::npos ? std::nullopt : parse_u64(report.cuda_version.substr(dot + 1));
+    if (major && minor && *major < 100 && *minor < 100)
+      model.cuda_driver_version = static_cast<int>(*major * 1000 + *minor * 10);
+  }
+  for (auto& [bus, gpu] : by_bus) gpu->addressing_mode = addressing_mode_of(gpu->q.addressing_mode);
+  ToolRun query = host.run(cuda_addressing_mode_argv());
+  if (!query.ok()) return;
+  NvidiaSmiTable table = parse_nvidia_smi_csv(query.out);
+  auto bus_column = table.column("pci.bus_id"), mode_column = table.column("addressing_mode");
+  if (!bus_column || !mode_column) return;
+  for (const auto& row : table.rows)
+    if (auto it = by_bus.find(normalise_pci_bus_id(row[*bus_column])); it != by_bus.end())
+      if (auto mode = addressing_mode_of(row[*mode_column])) it->second->addressing_mode = mode;
+}
+
 }  // namespace
+
+std::optional<unsigned> addressing_mode_of(std::string_view text) {
+  if (text == "None") return NVML_DEVICE_ADDRESSING_MODE_NONE;
+  if (text == "HMM") return NVML_DEVICE_ADDRESSING_MODE_HMM;
+  if (text == "ATS") return NVML_DEVICE_ADDRESSING_MODE_ATS;
+  return std::nullopt;
+}
 
 void lay_out_nvlinks(const std::vector<Link>& links,
                      const std::map<std::string, std::size_t>& by_id, Model& model) {
@@ -242,6 +279,12 @@ Model build_model(Host& host) {
   }
   lay_out_nvlinks(detection.links, by_id, model);
   model.cuda_driver_version = cuda_version_of_driver(model.driver_version);
+  add_recorded_facts(host, model);
+  for (auto& gpu : model.gpus) {
+    const Gpu& whole = gpu.is_mig ? model.gpus[gpu.parent] : gpu;
+    if (!gpu.minor_number) gpu.minor_number = whole.q.minor_number;
+    if (gpu.is_mig) gpu.addressing_mode = whole.addressing_mode;
+  }
   return model;
 }
 

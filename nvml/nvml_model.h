@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nvml/nvml_abi.h"
+#include "nvml/nvml_q_facts.h"
 #include "src/host/host.h"
 #include "src/model/link.h"
 
@@ -38,7 +39,9 @@ struct Gpu {
   std::size_t parent = 0;                // MIG instance: the whole GPU's position
   std::optional<unsigned> gpu_instance_id, compute_instance_id;
   std::string mig_profile;
-  std::vector<NvLinkLane> nvlinks;  // link number -> its far end
+  std::vector<NvLinkLane> nvlinks;          // link number -> its far end
+  QFacts q;                                 // what a recorded `nvidia-smi -q` adds (whole GPUs)
+  std::optional<unsigned> addressing_mode;  // NVML_DEVICE_ADDRESSING_MODE_*, driver 580 on
 };
 
 struct Model {
@@ -66,6 +69,9 @@ void lay_out_nvlinks(const std::vector<Link>& links,
 // (hwsim run), else /.hwsim/snapshot.yaml. A snapshot that cannot be read fails
 // init with NVML_ERROR_DRIVER_NOT_LOADED and the reason in `why`.
 Model load_model();
+
+// "None"/"HMM"/"ATS" -> NVML_DEVICE_ADDRESSING_MODE_*; nullopt otherwise.
+std::optional<unsigned> addressing_mode_of(std::string_view text);
 
 // The CUDA version a driver branch supports (580 -> 13000), from NVIDIA's
 // release notes; nullopt for a branch not in the table.

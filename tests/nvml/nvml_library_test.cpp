@@ -212,4 +212,33 @@ TEST_F(NvmlLibrary, NvLinkOnASwitchFabric) {
   EXPECT_EQ(level, NVML_TOPOLOGY_SYSTEM);  // NUMA node 0 and node 1
 }
 
+TEST_F(NvmlLibrary, AddressingAndC2cOnGraceHopper) {
+  ASSERT_EQ(init_on("gh200"), NVML_SUCCESS);
+  using Mode = nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAddressingMode_t*);
+  nvmlDeviceAddressingMode_t mode{};
+  EXPECT_EQ(call<Mode>("nvmlDeviceGetAddressingMode")(device(0), &mode),
+            NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  mode.version = nvmlDeviceAddressingMode_v1;
+  ASSERT_EQ(call<Mode>("nvmlDeviceGetAddressingMode")(device(0), &mode), NVML_SUCCESS);
+  EXPECT_EQ(mode.value, NVML_DEVICE_ADDRESSING_MODE_ATS);
+  nvmlC2cModeInfo_v1_t c2c{};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlC2cModeInfo_v1_t*)>(
+                "nvmlDeviceGetC2cModeInfoV")(device(0), &c2c),
+            NVML_SUCCESS);
+  EXPECT_EQ(c2c.isC2cEnabled, 1u);
+  // No -q recorded: what only -q says is not supported, never made up.
+  int persistence = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*)>("nvmlDeviceGetPersistenceMode")(
+                device(0), &persistence),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
+TEST_F(NvmlLibrary, NoAddressingModeBeforeDriver580) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  nvmlDeviceAddressingMode_t mode{nvmlDeviceAddressingMode_v1, 0};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAddressingMode_t*)>(
+                "nvmlDeviceGetAddressingMode")(device(0), &mode),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
 }  // namespace
