@@ -75,7 +75,8 @@ MaskSpec container_markers(const Snapshot& s) {
 }
 
 // The simulated libnvidia-ml.so.1 (nvml/, docs/nvml.md): $HWSIM_NVML_LIBRARY, else
-// beside this hwsim (the build folder), else its installed place; "" when none.
+// beside this hwsim (the build folder), else its installed place (LIBDIR/hwaccel);
+// "" when none.
 std::string nvml_library() {
   LiveHost live;
   auto usable = [&](const std::string& path) {
@@ -85,9 +86,11 @@ std::string nvml_library() {
   auto exe = live.readlink("/proc/self/exe");
   if (!exe) return "";
   std::string dir = exe.value().substr(0, exe.value().rfind('/'));
-  for (const std::string& candidate :
-       {dir + "/libnvidia-ml.so.1", dir + "/../lib/hwaccel/libnvidia-ml.so.1"})
-    if (usable(candidate)) return candidate;
+  if (usable(dir + "/libnvidia-ml.so.1")) return dir + "/libnvidia-ml.so.1";
+#ifdef HWSIM_NVML_INSTALL_DIR
+  if (usable(HWSIM_NVML_INSTALL_DIR "/libnvidia-ml.so.1"))
+    return HWSIM_NVML_INSTALL_DIR "/libnvidia-ml.so.1";
+#endif
   return "";
 }
 
