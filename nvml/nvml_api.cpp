@@ -1,6 +1,7 @@
 // The NVML entry points the snapshot-backed libnvidia-ml answers (docs/nvml.md).
 // Everything else the real library exports is in nvml_stubs.cpp.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -52,10 +53,14 @@ const Model* ready_model() {
 nvmlReturn_t gpu_of(nvmlDevice_t device, const Gpu*& gpu) {
   const Model* model = ready_model();
   if (!model) return NVML_ERROR_UNINITIALIZED;
-  auto* p = reinterpret_cast<const Gpu*>(device);
-  if (model->gpus.empty() || p < model->gpus.data() || p >= model->gpus.data() + model->gpus.size())
+  // A handle is one of this model's Gpus, compared as addresses: anything else (a
+  // stale handle from before nvmlShutdown, garbage) is refused, never dereferenced.
+  const auto at = reinterpret_cast<std::uintptr_t>(device);
+  const auto first = reinterpret_cast<std::uintptr_t>(model->gpus.data());
+  const auto bytes = model->gpus.size() * sizeof(Gpu);
+  if (at < first || at - first >= bytes || (at - first) % sizeof(Gpu) != 0)
     return NVML_ERROR_INVALID_ARGUMENT;
-  gpu = p;
+  gpu = &model->gpus[(at - first) / sizeof(Gpu)];
   return NVML_SUCCESS;
 }
 
@@ -239,7 +244,6 @@ NVML_API nvmlReturn_t nvmlSystemGetNVMLVersion(char* version, unsigned int lengt
   return copy_string(hwaccel::nvml::nvml_version_of(*model), version, length);
 }
 
-// Works before nvmlInit, as the real one does (it asks the driver directly).
 NVML_API nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* version) {
   if (!version) return NVML_ERROR_INVALID_ARGUMENT;
   const Model* model = ready_model();
