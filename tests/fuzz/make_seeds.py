@@ -165,6 +165,8 @@ def tool_targets(argv):
         targets.append("nvidia_smi_list")
     if "topo" in args:
         targets.append("nvidia_smi_topo")
+    if args == ["-q"]:
+        targets.append("nvml_q_facts")
     return targets
 
 

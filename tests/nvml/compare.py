@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Runs NVML clients under `hwsim run` on every NVIDIA fixture host and checks what
+they enumerate (names, UUIDs, memory, bus ids, MIG instances, NVLink peers; init
+failures on hosts without a working driver) against `hwaccel detect --host --json`.
+
+compare.py HWSIM HWACCEL FIXTURES_DIR CLIENT [CLIENT...]
+Exit 0: all agree; 1: a difference (printed); 77: no private mount namespace here.
+"""
+import concurrent.futures
+import glob
+import json
+import os
+import subprocess
+import sys
+
+NVLINK_MAX_LINKS = 18
+# What the real libnvidia-ml's nvmlInit returns where nvidia-smi failed as recorded.
+DRIVER_NOT_LOADED, LIB_RM_VERSION_MISMATCH = 9, 18
+
+
+def nvml_bus_id(bus):  # "0000:1b:00.0" -> "00000000:1B:00.0", as NVML prints it
+    domain, rest = bus.split(":", 1)
+    return "%08X:%s" % (int(domain, 16), rest.upper())
+
+
+def expected_lines(detect):
+    cuda = next(b for b in detect["backends"] if b["name"] == "cuda")
+    if cuda["status"] != "ready":
+        reason = cuda.get("reason") or {}
+        if "version mismatch" in reason.get("detail", ""):
+            return ["init %d" % LIB_RM_VERSION_MISMATCH]
+        return ["init %d" % DRIVER_NOT_LOADED]
+    devices = [d for d in detect["devices"] if d["backend"] == "cuda"]
+    whole = [d for d in devices if not d.get("partition") and d["status"] == "ready"]
+    lines = ["init 0", "driver " + whole[0]["driver_version"], "count %d" % len(whole)]
+    position = {d["physical_id"]: i for i, d in enumerate(whole)}
+    for i, d in enumerate(whole):
+        gpu = "gpu %d" % i
+
+        def memory(what, m):
+            if m["kind"] == "unified":  # GB10: the real library has no FB memory to give
+                return "%s memory error 3" % what
+            return "%s memory %d %d" % (what, m["total_bytes"], m["free_bytes"])
+
+        lines += [gpu + " name " + d["name"], gpu + " uuid " + d["uuid"],
+                  gpu + " bus " + nvml_bus_id(d["pci"]["bus_id"]), memory(gpu, d["memory"])]
+        migs = [m for m in devices
+                if m.get("partition") and m["partition"]["parent_index"] == d["index"]]
+        for n, m in enumerate(migs):
+            what = "%s mig %d" % (gpu, n)
+            lines += [what + " name " + m["name"], what + " uuid " + m["uuid"],
+                      memory(what, m["memory"])]
+        peers = []
+        for link in detect.get("links", []):
+            if link["kind"] != "nvlink":
+                continue
+            for a, b in ((link["a"], link["b"]), (link["b"], link["a"])):
+                if a == d["physical_id"] and b in position:
+                    peers.append((position[b], link["lanes"]))
+        peers.sort()
+        if sum(lanes for _, lanes in peers) > NVLINK_MAX_LINKS:
+            # Every pair "NV18": an NVSwitch fabric, each link ends at a switch.
+            width = min(max(lanes for _, lanes in peers), NVLINK_MAX_LINKS)
+            lines += ["%s nvlink %d switch" % (gpu, n) for n in range(width)]
+        else:
+            n = 0
+            for peer, lanes in peers:
+                bus = nvml_bus_id(whole[peer]["pci"]["bus_id"])
+                for _ in range(lanes):
+                    lines.append("%s nvlink %d gpu %s" % (gpu, n, bus))
+                    n += 1
+    lines.append("shutdown 0")
+    return lines
+
+
+def facts(output):
+    """A client's lines less those hwaccel has no counterpart for."""
+    skip = ("error-string ", "cuda ")
+    return [l for l in output.splitlines() if l and not l.startswith(skip)]
+
+
+def check(hwsim, hwaccel, fixture, clients):
+    name = os.path.basename(fixture)
+    detect = json.loads(subprocess.run([hwaccel, "detect", "--host", fixture, "--json"],
+                                       capture_output=True, text=True, check=True).stdout)
+    want = expected_lines(detect)
+    script = "; ".join('"$%d"; echo "<<end>>"' % (n + 1) for n in range(len(clients)))
+    run = subprocess.run([hwsim, "run", fixture, "--", "/bin/sh", "-c", script, "sh"] + clients,
+                         capture_output=True, text=True, timeout=120)
+    if "no private mount namespace" in run.stderr:
+        return name, None
+    outputs = run.stdout.split("<<end>>\n")[:len(clients)]
+    problems = []
+    if run.returncode != 0 or len(outputs) != len(clients):
+        problems.append("hwsim run exited %d: %s" % (run.returncode, run.stderr[-2000:]))
+    cuda_lines = set()
+    for client, output in zip(clients, outputs):
+        got = facts(output)
+        cuda_lines.add(tuple(l for l in output.splitlines() if l.startswith("cuda ")))
+        if got != want:
+            diff = [("- " + w, "+ " + g) for w, g in zip(want + [""] * len(got), got + [""] * len(want))
+                    if w != g][:8]
+            problems.append("%s differs from hwaccel detect:\n%s" % (
+                os.path.basename(client), "\n".join("  %s\n  %s" % p for p in diff)))
+    if len(cuda_lines) > 1:
+        problems.append("the clients disagree on the CUDA driver version: %s" % cuda_lines)
+    return name, problems
+
+
+def main():
+    hwsim, hwaccel, fixtures, clients = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    hosts = []
+    for path in sorted(glob.glob(os.path.join(fixtures, "*.yaml"))):
+        expected = path[:-len(".yaml")] + ".expected/detect.json"
+        if not os.path.exists(expected):
+            continue
+        detect = json.load(open(expected))
+        cuda = next((b for b in detect["backends"] if b["name"] == "cuda"), None)
+        nvidia = any(d["backend"] == "cuda" for d in detect["devices"])
+        if cuda and (nvidia or cuda["status"] == "ready"):
+            hosts.append(path)
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for name, problems in pool.map(lambda h: check(hwsim, hwaccel, h, clients), hosts):
+            if problems is None:
+                print("skipped: no private mount namespace here")
+                return 77
+            print("%-20s %s" % (name, "ok" if not problems else "FAILED"))
+            for p in problems:
+                print("  " + p.replace("\n", "\n  "))
+            failed += bool(problems)
+    print("%d of %d NVIDIA fixture hosts agree" % (len(hosts) - failed, len(hosts)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

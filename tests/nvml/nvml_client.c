@@ -1,0 +1,111 @@
+/* A small NVML program of someone else's: dlopens libnvidia-ml.so.1 as GPU
+ * software does and prints what it enumerates, one fact per line
+ * (tests/nvml/compare.py reads it). Declares the few NVML types it uses itself. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef int ret_t;
+typedef void* dev_t_;
+typedef struct {
+  char busIdLegacy[16];
+  unsigned domain, bus, device, pciDeviceId, pciSubSystemId;
+  char busId[32];
+} pci_t;
+typedef struct {
+  unsigned version;
+  unsigned long long total, reserved, free, used;
+} mem2_t;
+
+static void* lib;
+static void* sym(const char* name) {
+  void* f = dlsym(lib, name);
+  if (!f) {
+    printf("missing %s\n", name);
+  }
+  return f;
+}
+#define CALL(type, name, ...) (((type)sym(#name))(__VA_ARGS__))
+typedef ret_t (*f0)(void);
+typedef ret_t (*fstr)(char*, unsigned);
+typedef ret_t (*fint)(int*);
+typedef ret_t (*fuint)(unsigned*);
+typedef ret_t (*fidx)(unsigned, dev_t_*);
+typedef ret_t (*fdstr)(dev_t_, char*, unsigned);
+typedef ret_t (*fpci)(dev_t_, pci_t*);
+typedef ret_t (*fmem)(dev_t_, mem2_t*);
+typedef ret_t (*fduint)(dev_t_, unsigned*);
+typedef ret_t (*fmig)(dev_t_, unsigned*, unsigned*);
+typedef ret_t (*fmigh)(dev_t_, unsigned, dev_t_*);
+typedef ret_t (*flink)(dev_t_, unsigned, int*);
+typedef ret_t (*flpci)(dev_t_, unsigned, pci_t*);
+typedef const char* (*ferr)(ret_t);
+
+static void memory(const char* what, dev_t_ d) {
+  mem2_t m;
+  memset(&m, 0, sizeof m);
+  m.version = (unsigned)sizeof m | 2u << 24;
+  ret_t r = CALL(fmem, nvmlDeviceGetMemoryInfo_v2, d, &m);
+  if (r == 0)
+    printf("%s memory %llu %llu\n", what, m.total, m.free);
+  else
+    printf("%s memory error %d\n", what, r);
+}
+
+int main(int argc, char** argv) {
+  lib = dlopen(argc > 1 ? argv[1] : "libnvidia-ml.so.1", RTLD_NOW);
+  if (!lib) {
+    printf("dlopen failed: %s\n", dlerror());
+    return 2;
+  }
+  ret_t r = CALL(f0, nvmlInit_v2);
+  printf("init %d\nerror-string %s\n", r, CALL(ferr, nvmlErrorString, r));
+  if (r != 0) return 0;
+  char text[96];
+  if (CALL(fstr, nvmlSystemGetDriverVersion, text, sizeof text) == 0) printf("driver %s\n", text);
+  int cuda = 0;
+  if (CALL(fint, nvmlSystemGetCudaDriverVersion_v2, &cuda) == 0) printf("cuda %d\n", cuda);
+  unsigned count = 0;
+  CALL(fuint, nvmlDeviceGetCount_v2, &count);
+  printf("count %u\n", count);
+  for (unsigned i = 0; i < count; ++i) {
+    dev_t_ d = 0;
+    if (CALL(fidx, nvmlDeviceGetHandleByIndex_v2, i, &d) != 0) continue;
+    char name[96], uuid[96], gpu[16];
+    CALL(fdstr, nvmlDeviceGetName, d, name, sizeof name);
+    CALL(fdstr, nvmlDeviceGetUUID, d, uuid, sizeof uuid);
+    pci_t pci;
+    CALL(fpci, nvmlDeviceGetPciInfo_v3, d, &pci);
+    snprintf(gpu, sizeof gpu, "gpu %u", i);
+    printf("%s name %s\n%s uuid %s\n%s bus %s\n", gpu, name, gpu, uuid, gpu, pci.busId);
+    memory(gpu, d);
+    unsigned current = 0, pending = 0;
+    if (CALL(fmig, nvmlDeviceGetMigMode, d, &current, &pending) == 0 && current == 1) {
+      unsigned max = 0;
+      CALL(fduint, nvmlDeviceGetMaxMigDeviceCount, d, &max);
+      for (unsigned m = 0; m < max; ++m) {
+        dev_t_ mig = 0;
+        if (CALL(fmigh, nvmlDeviceGetMigDeviceHandleByIndex, d, m, &mig) != 0) continue;
+        char what[32];
+        snprintf(what, sizeof what, "gpu %u mig %u", i, m);
+        CALL(fdstr, nvmlDeviceGetName, mig, name, sizeof name);
+        CALL(fdstr, nvmlDeviceGetUUID, mig, uuid, sizeof uuid);
+        printf("%s name %s\n%s uuid %s\n", what, name, what, uuid);
+        memory(what, mig);
+      }
+    }
+    for (unsigned l = 0; l < 18; ++l) {
+      int active = 0;
+      if (CALL(flink, nvmlDeviceGetNvLinkState, d, l, &active) != 0 || !active) continue;
+      pci_t remote;
+      int type = -1;
+      CALL(flink, nvmlDeviceGetNvLinkRemoteDeviceType, d, l, &type);
+      if (CALL(flpci, nvmlDeviceGetNvLinkRemotePciInfo_v2, d, l, &remote) == 0)
+        printf("%s nvlink %u gpu %s\n", gpu, l, remote.busId);
+      else
+        printf("%s nvlink %u %s\n", gpu, l, type == 2 ? "switch" : "unknown");
+    }
+  }
+  printf("shutdown %d\n", CALL(f0, nvmlShutdown));
+  return 0;
+}

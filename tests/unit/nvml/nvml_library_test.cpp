@@ -1,0 +1,244 @@
+// libnvidia-ml.so.1 through its C ABI, as a program loads it: struct layouts,
+// return codes, the calling rules (init first, version fields, buffer sizes) and
+// stubs that answer NOT_SUPPORTED.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "nvml/nvml_abi.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+class NvmlLibrary : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    lib_ = ::dlopen(HWACCEL_BIN_DIR "/libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(lib_, nullptr) << ::dlerror();
+  }
+  void TearDown() override {
+    while (call<nvmlReturn_t (*)()>("nvmlShutdown")() == NVML_SUCCESS) {
+    }
+  }
+  template <typename F>
+  static F call(const char* name) {
+    void* f = ::dlsym(lib_, name);
+    EXPECT_NE(f, nullptr) << name;
+    return reinterpret_cast<F>(f);
+  }
+  static nvmlReturn_t init_on(const std::string& fixture) {
+    std::string path = hwaccel::testing::source_path("fixtures/hosts/" + fixture + ".yaml");
+    ::setenv("HWSIM_NVML_SNAPSHOT", path.c_str(), 1);
+    return call<nvmlReturn_t (*)()>("nvmlInit_v2")();
+  }
+  static nvmlDevice_t device(unsigned index) {
+    nvmlDevice_t d = nullptr;
+    EXPECT_EQ(
+        call<nvmlReturn_t (*)(unsigned, nvmlDevice_t*)>("nvmlDeviceGetHandleByIndex_v2")(index, &d),
+        NVML_SUCCESS);
+    return d;
+  }
+  static void* lib_;
+};
+void* NvmlLibrary::lib_ = nullptr;
+
+using DeviceUint = nvmlReturn_t (*)(nvmlDevice_t, unsigned*);
+
+TEST_F(NvmlLibrary, CallsBeforeInitAreUninitialized) {
+  unsigned count = 0;
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlDeviceGetCount_v2")(&count),
+            NVML_ERROR_UNINITIALIZED);
+  EXPECT_EQ(call<nvmlReturn_t (*)()>("nvmlShutdown")(), NVML_ERROR_UNINITIALIZED);
+}
+
+TEST_F(NvmlLibrary, InitCountsAndShutdownUnwinds) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  ASSERT_EQ(call<nvmlReturn_t (*)(unsigned)>("nvmlInitWithFlags")(0), NVML_SUCCESS);
+  unsigned count = 0;
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlDeviceGetCount")(&count), NVML_SUCCESS);
+  EXPECT_EQ(count, 8u);
+  EXPECT_EQ(call<nvmlReturn_t (*)()>("nvmlShutdown")(), NVML_SUCCESS);
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlDeviceGetCount")(&count), NVML_SUCCESS);
+}
+
+TEST_F(NvmlLibrary, PciInfoV3Layout) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  nvmlPciInfo_t pci;
+  std::memset(&pci, 0x7f, sizeof pci);
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlPciInfo_t*)>("nvmlDeviceGetPciInfo_v3")(
+                device(0), &pci),
+            NVML_SUCCESS);
+  EXPECT_STREQ(pci.busId, "00000000:1B:00.0");
+  EXPECT_STREQ(pci.busIdLegacy, "0000:1B:00.0");
+  EXPECT_EQ(pci.bus, 0x1bu);
+  EXPECT_EQ(pci.pciDeviceId, 0x233010deu);
+  nvmlDevice_t by_bus = nullptr;
+  using ByString = nvmlReturn_t (*)(const char*, nvmlDevice_t*);
+  EXPECT_EQ(call<ByString>("nvmlDeviceGetHandleByPciBusId_v2")("0000:1b:00.0", &by_bus),
+            NVML_SUCCESS);
+  EXPECT_EQ(by_bus, device(0));
+  EXPECT_EQ(call<ByString>("nvmlDeviceGetHandleByPciBusId_v2")("0000:ff:00.0", &by_bus),
+            NVML_ERROR_NOT_FOUND);
+  nvmlPciInfo_v1_t old;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlPciInfo_v1_t*)>("nvmlDeviceGetPciInfo")(
+                device(0), &old),
+            NVML_SUCCESS);
+  EXPECT_STREQ(old.busId, "0000:1B:00.0");
+}
+
+TEST_F(NvmlLibrary, MemoryV2NeedsItsVersion) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  using Mem2 = nvmlReturn_t (*)(nvmlDevice_t, nvmlMemory_v2_t*);
+  nvmlMemory_v2_t m{};
+  EXPECT_EQ(call<Mem2>("nvmlDeviceGetMemoryInfo_v2")(device(0), &m),
+            NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  m.version = nvmlMemory_v2;
+  ASSERT_EQ(call<Mem2>("nvmlDeviceGetMemoryInfo_v2")(device(0), &m), NVML_SUCCESS);
+  EXPECT_EQ(m.total, 85520809984ull);
+  EXPECT_EQ(m.total, m.free + m.used + m.reserved);
+}
+
+TEST_F(NvmlLibrary, Gb10HasNoFramebufferMemory) {
+  ASSERT_EQ(init_on("gx10"), NVML_SUCCESS);
+  nvmlMemory_t m{};
+  EXPECT_EQ(
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlMemory_t*)>("nvmlDeviceGetMemoryInfo")(device(0), &m),
+      NVML_ERROR_NOT_SUPPORTED);
+  int major = 0, minor = 0;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>("nvmlDeviceGetCudaComputeCapability")(
+                device(0), &major, &minor),
+            NVML_SUCCESS);
+  EXPECT_EQ(major * 10 + minor, 121);
+}
+
+TEST_F(NvmlLibrary, StringsNeedRoomForTheirNul) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  using Str = nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned);
+  char name[64];
+  EXPECT_EQ(call<Str>("nvmlDeviceGetName")(device(0), name, 5), NVML_ERROR_INSUFFICIENT_SIZE);
+  ASSERT_EQ(call<Str>("nvmlDeviceGetName")(device(0), name, sizeof name), NVML_SUCCESS);
+  EXPECT_STREQ(name, "NVIDIA H100 80GB HBM3");
+  char version[80];
+  ASSERT_EQ(call<nvmlReturn_t (*)(char*, unsigned)>("nvmlSystemGetNVMLVersion")(version, 80),
+            NVML_SUCCESS);
+  EXPECT_STREQ(version, "12.550.54.15");
+}
+
+TEST_F(NvmlLibrary, ForeignHandlesAreRefused) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  int not_a_gpu = 0;
+  char name[64];
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>("nvmlDeviceGetName")(
+                reinterpret_cast<nvmlDevice_t>(&not_a_gpu), name, sizeof name),
+            NVML_ERROR_INVALID_ARGUMENT);
+  nvmlDevice_t d = nullptr;
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned, nvmlDevice_t*)>("nvmlDeviceGetHandleByIndex")(8, &d),
+            NVML_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(NvmlLibrary, MigHandles) {
+  ASSERT_EQ(init_on("h100-mig"), NVML_SUCCESS);
+  unsigned current = 9, pending = 9, max = 0, is_mig = 9, gi = 0;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, unsigned*)>("nvmlDeviceGetMigMode")(
+                device(0), &current, &pending),
+            NVML_SUCCESS);
+  EXPECT_EQ(current, NVML_DEVICE_MIG_ENABLE);
+  EXPECT_EQ(call<DeviceUint>("nvmlDeviceGetMaxMigDeviceCount")(device(0), &max), NVML_SUCCESS);
+  EXPECT_EQ(max, 7u);
+  nvmlDevice_t mig = nullptr, parent = nullptr;
+  using MigByIndex = nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlDevice_t*);
+  ASSERT_EQ(call<MigByIndex>("nvmlDeviceGetMigDeviceHandleByIndex")(device(0), 1, &mig),
+            NVML_SUCCESS);
+  EXPECT_EQ(call<MigByIndex>("nvmlDeviceGetMigDeviceHandleByIndex")(device(0), 4, &parent),
+            NVML_ERROR_NOT_FOUND);
+  EXPECT_EQ(call<DeviceUint>("nvmlDeviceIsMigDeviceHandle")(mig, &is_mig), NVML_SUCCESS);
+  EXPECT_EQ(is_mig, 1u);
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t*)>(
+                "nvmlDeviceGetDeviceHandleFromMigDeviceHandle")(mig, &parent),
+            NVML_SUCCESS);
+  EXPECT_EQ(parent, device(0));
+  // -q recorded the GPU instance ids; the whole GPU has none.
+  EXPECT_EQ(call<DeviceUint>("nvmlDeviceGetGpuInstanceId")(device(0), &gi),
+            NVML_ERROR_NOT_SUPPORTED);
+  nvmlDevice_t by_uuid = nullptr;
+  EXPECT_EQ(call<nvmlReturn_t (*)(const char*, nvmlDevice_t*)>("nvmlDeviceGetHandleByUUID")(
+                "MIG-00000001-0000-0000-0000-000000000001", &by_uuid),
+            NVML_SUCCESS);
+  EXPECT_EQ(by_uuid, mig);
+}
+
+TEST_F(NvmlLibrary, BrokenDriversFailInit) {
+  EXPECT_EQ(init_on("nvidia-no-driver"), NVML_ERROR_DRIVER_NOT_LOADED);
+  EXPECT_EQ(init_on("nvidia-mismatch"), NVML_ERROR_LIB_RM_VERSION_MISMATCH);
+  EXPECT_STREQ(
+      call<const char* (*)(nvmlReturn_t)>("nvmlErrorString")(NVML_ERROR_LIB_RM_VERSION_MISMATCH),
+      "Driver/library version mismatch");
+  ::setenv("HWSIM_NVML_SNAPSHOT", "/nonexistent/snapshot.yaml", 1);
+  EXPECT_EQ(call<nvmlReturn_t (*)()>("nvmlInit")(), NVML_ERROR_DRIVER_NOT_LOADED);
+}
+
+TEST_F(NvmlLibrary, EveryOtherFunctionIsNotSupported) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  unsigned value = 0;
+  for (const char* name : {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetFanSpeed",
+                           "nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetIrqNum"})
+    EXPECT_EQ(call<DeviceUint>(name)(device(0), &value), NVML_ERROR_NOT_SUPPORTED) << name;
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlUnitGetCount")(&value),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
+TEST_F(NvmlLibrary, NvLinkOnASwitchFabric) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  using Link = nvmlReturn_t (*)(nvmlDevice_t, unsigned, int*);
+  int active = 0, type = -1;
+  ASSERT_EQ(call<Link>("nvmlDeviceGetNvLinkState")(device(3), 17, &active), NVML_SUCCESS);
+  EXPECT_EQ(active, NVML_FEATURE_ENABLED);
+  EXPECT_EQ(call<Link>("nvmlDeviceGetNvLinkState")(device(3), 18, &active),
+            NVML_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(call<Link>("nvmlDeviceGetNvLinkRemoteDeviceType")(device(3), 0, &type), NVML_SUCCESS);
+  EXPECT_EQ(type, NVML_NVLINK_DEVICE_TYPE_SWITCH);
+  unsigned version = 0;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned*)>("nvmlDeviceGetNvLinkVersion")(
+                device(3), 0, &version),
+            NVML_SUCCESS);
+  EXPECT_EQ(version, 4u);  // Hopper
+  int level = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int*)>(
+                "nvmlDeviceGetTopologyCommonAncestor")(device(0), device(4), &level),
+            NVML_SUCCESS);
+  EXPECT_EQ(level, NVML_TOPOLOGY_SYSTEM);  // NUMA node 0 and node 1
+}
+
+TEST_F(NvmlLibrary, AddressingAndC2cOnGraceHopper) {
+  ASSERT_EQ(init_on("gh200"), NVML_SUCCESS);
+  using Mode = nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAddressingMode_t*);
+  nvmlDeviceAddressingMode_t mode{};
+  EXPECT_EQ(call<Mode>("nvmlDeviceGetAddressingMode")(device(0), &mode),
+            NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  mode.version = nvmlDeviceAddressingMode_v1;
+  ASSERT_EQ(call<Mode>("nvmlDeviceGetAddressingMode")(device(0), &mode), NVML_SUCCESS);
+  EXPECT_EQ(mode.value, NVML_DEVICE_ADDRESSING_MODE_ATS);
+  nvmlC2cModeInfo_v1_t c2c{};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlC2cModeInfo_v1_t*)>(
+                "nvmlDeviceGetC2cModeInfoV")(device(0), &c2c),
+            NVML_SUCCESS);
+  EXPECT_EQ(c2c.isC2cEnabled, 1u);
+  // No -q recorded: what only -q says is not supported, never made up.
+  int persistence = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*)>("nvmlDeviceGetPersistenceMode")(
+                device(0), &persistence),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
+TEST_F(NvmlLibrary, NoAddressingModeBeforeDriver580) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  nvmlDeviceAddressingMode_t mode{nvmlDeviceAddressingMode_v1, 0};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAddressingMode_t*)>(
+                "nvmlDeviceGetAddressingMode")(device(0), &mode),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
+}  // namespace

@@ -1,0 +1,145 @@
+// The model libnvidia-ml answers from: the tables (driver -> CUDA version,
+// compute capability -> architecture, name -> brand), the NVLink layout, and
+// models of fixture hosts built through the snapshot Host.
+#include "nvml/nvml_model.h"
+
+#include <gtest/gtest.h>
+
+#include "src/host/snapshot_host.h"
+#include "tests/support/test_support.h"
+
+namespace hwaccel::nvml {
+namespace {
+
+Model model_of(const std::string& fixture) {
+  auto loaded = load_snapshot_file(testing::source_path("fixtures/hosts/" + fixture + ".yaml"));
+  EXPECT_TRUE(loaded.snapshot) << fixture;
+  SnapshotHost host(std::move(*loaded.snapshot));
+  return build_model(host);
+}
+
+TEST(NvmlModel, CudaVersionFollowsTheDriverBranch) {
+  EXPECT_EQ(cuda_version_of_driver("550.54.15"), 12040);
+  EXPECT_EQ(cuda_version_of_driver("535.129.03"), 12020);
+  EXPECT_EQ(cuda_version_of_driver("580.95.05"), 13000);
+  EXPECT_EQ(cuda_version_of_driver("590.48.01"), 13010);
+  EXPECT_EQ(cuda_version_of_driver("551.61"), 12040);  // a point branch: its major's
+  EXPECT_EQ(cuda_version_of_driver("390.157"), std::nullopt);
+  EXPECT_EQ(cuda_version_of_driver(""), std::nullopt);
+  EXPECT_EQ(cuda_version_of_driver("not a version"), std::nullopt);
+}
+
+TEST(NvmlModel, NvmlVersionIsCudaMajorDotDriver) {
+  Model m;
+  m.driver_version = "550.54.15";
+  m.cuda_driver_version = 12040;
+  EXPECT_EQ(nvml_version_of(m), "12.550.54.15");
+}
+
+TEST(NvmlModel, ArchitectureFromComputeCapability) {
+  auto arch = [](int major, int minor) {
+    Gpu g;
+    g.cc_major = major;
+    g.cc_minor = minor;
+    return architecture_of(g);
+  };
+  EXPECT_EQ(arch(7, 0), NVML_DEVICE_ARCH_VOLTA);
+  EXPECT_EQ(arch(7, 5), NVML_DEVICE_ARCH_TURING);
+  EXPECT_EQ(arch(8, 0), NVML_DEVICE_ARCH_AMPERE);
+  EXPECT_EQ(arch(8, 9), NVML_DEVICE_ARCH_ADA);
+  EXPECT_EQ(arch(9, 0), NVML_DEVICE_ARCH_HOPPER);
+  EXPECT_EQ(arch(12, 1), NVML_DEVICE_ARCH_BLACKWELL);  // GB10
+  EXPECT_EQ(architecture_of(Gpu{}), NVML_DEVICE_ARCH_UNKNOWN);
+}
+
+TEST(NvmlModel, BrandFromName) {
+  auto brand = [](const char* name) {
+    Gpu g;
+    g.name = name;
+    return brand_of(g);
+  };
+  EXPECT_EQ(brand("NVIDIA GeForce RTX 4090"), NVML_BRAND_GEFORCE);
+  EXPECT_EQ(brand("NVIDIA H100 80GB HBM3"), NVML_BRAND_NVIDIA);
+  EXPECT_EQ(brand("NVIDIA RTX 6000 Ada Generation"), NVML_BRAND_NVIDIA_RTX);
+  EXPECT_EQ(brand("Tesla V100-SXM2-32GB"), NVML_BRAND_TESLA);
+}
+
+TEST(NvmlModel, DirectNvLinksGoToPeersInOrder) {
+  Model m;
+  m.gpus.resize(3);
+  std::map<std::string, std::size_t> ids = {{"pci:a", 0}, {"pci:b", 1}, {"pci:c", 2}};
+  lay_out_nvlinks({{"pci:a", "pci:c", "nvlink", 2, "", ""},
+                   {"pci:a", "pci:b", "nvlink", 4, "", ""},
+                   {"pci:b", "pci:c", "pcie", 0, "PXB", ""}},
+                  ids, m);
+  ASSERT_EQ(m.gpus[0].nvlinks.size(), 6u);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(m.gpus[0].nvlinks[i].remote, 1u);
+  EXPECT_EQ(m.gpus[0].nvlinks[4].remote, 2u);
+  EXPECT_FALSE(m.gpus[0].nvlinks[5].to_switch);
+  EXPECT_EQ(m.gpus[2].nvlinks.size(), 2u);
+  EXPECT_EQ((m.pcie_paths[{2, 1}]), "PXB");
+}
+
+TEST(NvmlModel, MoreLanesThanLinksIsASwitchFabric) {
+  Model m;
+  m.gpus.resize(3);
+  std::map<std::string, std::size_t> ids = {{"pci:a", 0}, {"pci:b", 1}, {"pci:c", 2}};
+  lay_out_nvlinks({{"pci:a", "pci:b", "nvlink", 18, "", ""},
+                   {"pci:a", "pci:c", "nvlink", 18, "", ""},
+                   {"pci:b", "pci:c", "nvlink", 999999, "", ""}},  // hostile: still 18 links
+                  ids, m);
+  ASSERT_EQ(m.gpus[0].nvlinks.size(), 18u);
+  EXPECT_TRUE(m.gpus[0].nvlinks[17].to_switch);
+  EXPECT_EQ(m.gpus[1].nvlinks.size(), 18u);
+}
+
+TEST(NvmlModel, DgxH100HasEightGpusOnAnNvSwitchFabric) {
+  Model m = model_of("dgx-h100");
+  ASSERT_EQ(m.init_result, NVML_SUCCESS);
+  ASSERT_EQ(m.whole_gpus, 8u);
+  EXPECT_EQ(m.driver_version, "550.54.15");
+  EXPECT_EQ(m.gpus[0].bus_id, "0000:1b:00.0");
+  EXPECT_EQ(m.gpus[4].numa_node, 1);
+  EXPECT_EQ(m.gpus[0].nvlinks.size(), 18u);
+  EXPECT_FALSE(m.gpus[0].cpus.empty());
+  EXPECT_EQ(m.gpus[0].cpus.front(), 0u);
+}
+
+TEST(NvmlModel, MigInstancesHangOffTheirGpu) {
+  Model m = model_of("h100-mig");
+  ASSERT_EQ(m.whole_gpus, 1u);
+  const Gpu& gpu = m.gpus[0];
+  EXPECT_TRUE(gpu.mig_enabled);
+  ASSERT_EQ(gpu.mig_devices.size(), 4u);
+  const Gpu& first = m.gpus[gpu.mig_devices[0]];
+  EXPECT_TRUE(first.is_mig);
+  EXPECT_EQ(first.mig_profile, "3g.40gb");
+  EXPECT_EQ(first.uuid, "MIG-00000000-0000-0000-0000-000000000000");
+  EXPECT_EQ(first.parent, 0u);
+}
+
+TEST(NvmlModel, Gb10MemoryIsUnified) {
+  Model m = model_of("gx10");
+  ASSERT_EQ(m.whole_gpus, 1u);
+  EXPECT_TRUE(m.gpus[0].unified_memory);
+  EXPECT_EQ(m.gpus[0].cc_major, 12);
+}
+
+TEST(NvmlModel, BrokenDriversFailInitAsNvmlDoes) {
+  EXPECT_EQ(model_of("nvidia-no-driver").init_result, NVML_ERROR_DRIVER_NOT_LOADED);
+  EXPECT_EQ(model_of("nvidia-mismatch").init_result, NVML_ERROR_LIB_RM_VERSION_MISMATCH);
+  EXPECT_EQ(model_of("cpu-only").init_result, NVML_ERROR_DRIVER_NOT_LOADED);
+  EXPECT_NE(model_of("nvidia-mismatch").why.find("version mismatch"), std::string::npos);
+}
+
+TEST(NvmlModel, AddressingModeFromTheRecordedQuery) {
+  Model gh200 = model_of("gh200");
+  ASSERT_EQ(gh200.whole_gpus, 1u);
+  EXPECT_EQ(gh200.gpus[0].addressing_mode, NVML_DEVICE_ADDRESSING_MODE_ATS);
+  Model mig = model_of("h100-mig");
+  EXPECT_EQ(mig.gpus[0].addressing_mode, NVML_DEVICE_ADDRESSING_MODE_NONE);
+  EXPECT_EQ(model_of("dgx-h100").gpus[0].addressing_mode, std::nullopt);  // driver 550
+}
+
+}  // namespace
+}  // namespace hwaccel::nvml
