@@ -1,14 +1,13 @@
 #include "src/probe/cuda_probe.h"
 
 #include <algorithm>
-#include <future>
 #include <optional>
 #include <set>
-#include <system_error>
 
 #include "src/catalog/nvidia_pci_ids.h"
 #include "src/probe/cuda_fabric.h"
 #include "src/probe/cuda_memory_facts.h"
+#include "src/probe/cuda_nvml_path.h"
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/host_meminfo.h"
 #include "src/probe/nvidia_kernel_gpus.h"
@@ -75,9 +74,10 @@ std::string reason_text_of(const Reason& reason) {
 
 // Runs the query; when an old driver rejects fields, drops them and asks again,
 // once per field at most. `fields` ends as the list of the last run.
-ToolRun run_query(Host& host, std::vector<std::string>& fields, std::vector<Warning>& warnings) {
+// `run` is the first answer, to the full list.
+ToolRun run_query(Host& host, ToolRun run, std::vector<std::string>& fields,
+                  std::vector<Warning>& warnings) {
   const std::size_t max_retries = fields.size();
-  ToolRun run = host.run(cuda_query_argv(fields));
   for (std::size_t retry = 0; retry < max_retries; ++retry) {
     if (run.outcome != ToolOutcome::exited || run.exit_code == 0) break;
     bool dropped = false;
@@ -284,6 +284,8 @@ int next_index(const std::vector<Entry>& entries) {
   return next;
 }
 
+void add_listed_mig(const NvidiaSmiList& list, ProbeResult& result);
+
 void add_mig_instances(const ToolRun& run, ProbeResult& result) {
   if (!run.ok()) {
     result.warnings.push_back(cuda_warning("nvidia-smi -L failed (" +
@@ -294,6 +296,11 @@ void add_mig_instances(const ToolRun& run, ProbeResult& result) {
   auto list = parse_nvidia_smi_list(run.out);
   for (const auto& problem : list.problems)
     result.warnings.push_back(cuda_warning("nvidia-smi -L: " + problem));
+  add_listed_mig(list, result);
+}
+
+// The MIG devices of `list` (nvidia-smi -L's, or NVML's in its shape).
+void add_listed_mig(const NvidiaSmiList& list, ProbeResult& result) {
   const std::size_t whole = result.entries.size();
   int index = next_index(result.entries);
   for (const auto& listed : list.gpus) {
@@ -441,6 +448,42 @@ void addressing_from_q(const NvidiaSmiQ& q, const std::string& provenance, Addre
       modes[gpu.bus_id] = {gpu.addressing_mode, "nvidia-smi -q's Addressing Mode", provenance};
 }
 
+// ---- Runs started with the query ---------------------------------------------
+
+struct EarlyRuns {
+  ToolRun query;
+  std::optional<ToolRun> list, topology, addressing;  // set: started with the query
+};
+
+// nvidia-smi -L is wanted whenever the query lists a GPU, topo -m when it lists
+// more than one, and the addressing query on most GPUs with memory of their own:
+// where the kernel shows GPUs, each starts with the query, so detection costs one
+// nvidia-smi start-up (NVML's), not two. A run the host cannot answer (an older
+// recording that never asked it) is not started early, so replays stay exact;
+// an early answer the query turns out not to need is dropped.
+EarlyRuns start_with_query(Host& host, const std::vector<KernelGpu>& bus,
+                           const std::vector<std::string>& fields) {
+  std::size_t on_bus = 0;
+  for (const auto& gpu : bus) on_bus += gpu.address.empty() ? 0 : 1;
+  std::vector<std::vector<std::string>> argvs = {cuda_query_argv(fields)};
+  const bool list = !bus.empty() && host.knows_run(cuda_list_argv());
+  const bool topology = on_bus > 1 && host.knows_run(cuda_topology_argv());
+  const bool addressing = !bus.empty() && host.knows_run(cuda_addressing_mode_argv());
+  if (list) argvs.push_back(cuda_list_argv());
+  if (topology) argvs.push_back(cuda_topology_argv());
+  if (addressing) argvs.push_back(cuda_addressing_mode_argv());
+  auto runs = argvs.size() == 1 ? std::vector<ToolRun>{host.run(argvs.front())}
+                                : host.run_many(argvs);
+  runs.resize(argvs.size());
+  EarlyRuns early;
+  std::size_t at = 0;
+  early.query = std::move(runs[at++]);
+  if (list) early.list = std::move(runs[at++]);
+  if (topology) early.topology = std::move(runs[at++]);
+  if (addressing) early.addressing = std::move(runs[at++]);
+  return early;
+}
+
 // ---- CUDA_VISIBLE_DEVICES ---------------------------------------------------
 
 void apply_visible_devices(const std::string& value, ProbeResult& result) {
@@ -534,59 +577,80 @@ ProbeResult CudaProbe::run(Host& host) const {
   ProbeResult result;
   result.backend.name = "cuda";
 
-  auto fields = cuda_query_fields();
-  ToolRun run = run_query(host, fields, result.warnings);
+  // The GPUs the kernel shows, before nvidia-smi is asked: they say which
+  // follow-up runs will be wanted, so those start together with the query.
+  const auto bus = nvidia_kernel_gpus(host, false);
   // Where nvidia-smi lists no GPU, the kernel's view is all there is.
   std::optional<std::vector<KernelGpu>> kernel_view;
   auto kernel_gpus = [&]() -> const std::vector<KernelGpu>& {
     if (!kernel_view) kernel_view = nvidia_kernel_gpus(host, true);
     return *kernel_view;
   };
-  if (run.truncated)
-    result.warnings.push_back(
-        cuda_warning("nvidia-smi output was cut at the host's limit; GPUs may be missing"));
-  if (!run.ok()) return bus_only(host, std::move(result), kernel_gpus(), reason_for_outcome(run));
-
-  auto query = parse_nvidia_smi_gpu_query(run.out);
-  if (std::find(query.columns.begin(), query.columns.end(), "name") == query.columns.end()) {
-    if (auto known = known_nvidia_smi_error(all_output(run)))
-      return bus_only(host, std::move(result), kernel_gpus(), *known);
-    std::string detail = query.columns.empty()
-                             ? "nvidia-smi printed nothing"
-                             : "nvidia-smi output has no \"name\" column (first line: \"" +
-                                   first_meaningful_line(run.out, 80) + "\")";
-    return bus_only(host, std::move(result), kernel_gpus(), {ReasonCode::probe_failed, detail});
+  auto fields = cuda_query_fields();
+  // NVML first, through hwaccel-nvml, where the kernel shows a GPU: one process
+  // for what nvidia-smi answers in three or four. A recording made before the
+  // helper existed never ran it, and is replayed without it (knows_run).
+  std::optional<NvmlView> nvml;
+  if (!bus.empty() && host.knows_run(cuda_nvml_argv())) {
+    NvmlAsked asked = read_nvml_run(host.run(cuda_nvml_argv()));
+    if (asked.view)
+      nvml = std::move(asked.view);
+    else if (asked.warn)
+      result.warnings.push_back(cuda_warning(asked.why_not + "; asked nvidia-smi instead"));
   }
-  std::string missing_column;
-  for (const auto& field : fields)
-    if (std::find(query.columns.begin(), query.columns.end(), field) == query.columns.end()) {
-      result.warnings.push_back(cuda_warning("nvidia-smi output has no \"" + field + "\" column"));
-      if (missing_column.empty()) missing_column = field;
+  EarlyRuns early;
+  NvidiaSmiGpuQuery query;
+  if (nvml) {
+    query = nvml->query;
+    for (const auto& problem : nvml->problems) result.warnings.push_back(cuda_warning(problem));
+  } else {
+    early = start_with_query(host, bus, fields);
+    ToolRun run = run_query(host, std::move(early.query), fields, result.warnings);
+    if (run.truncated)
+      result.warnings.push_back(
+          cuda_warning("nvidia-smi output was cut at the host's limit; GPUs may be missing"));
+    if (!run.ok()) return bus_only(host, std::move(result), kernel_gpus(), reason_for_outcome(run));
+
+    query = parse_nvidia_smi_gpu_query(run.out);
+    if (std::find(query.columns.begin(), query.columns.end(), "name") == query.columns.end()) {
+      if (auto known = known_nvidia_smi_error(all_output(run)))
+        return bus_only(host, std::move(result), kernel_gpus(), *known);
+      std::string detail = query.columns.empty()
+                               ? "nvidia-smi printed nothing"
+                               : "nvidia-smi output has no \"name\" column (first line: \"" +
+                                     first_meaningful_line(run.out, 80) + "\")";
+      return bus_only(host, std::move(result), kernel_gpus(), {ReasonCode::probe_failed, detail});
     }
-  for (const auto& problem : query.problems)
-    result.warnings.push_back(cuda_warning("nvidia-smi: " + problem));
-  // No GPU row, but rows that could not be read, a header without the columns
-  // asked for, or a last line cut short: the tool's output failed us (cut in
-  // the middle), the GPUs did not vanish.
-  if (query.gpus.empty()) {
-    std::string why;
-    if (!query.problems.empty())
-      why = query.problems.front();
-    else if (!missing_column.empty())
-      why = "its header has no \"" + missing_column + "\" column";
-    else if (!run.out.empty() && run.out.back() != '\n')
-      why = "its output ends in the middle of a line";
-    if (!why.empty())
-      return bus_only(
-          host, std::move(result), kernel_gpus(),
-          {ReasonCode::probe_failed, "nvidia-smi listed no GPU it could read (" + why + ")"});
+    std::string missing_column;
+    for (const auto& field : fields)
+      if (std::find(query.columns.begin(), query.columns.end(), field) == query.columns.end()) {
+        result.warnings.push_back(cuda_warning("nvidia-smi output has no \"" + field + "\" column"));
+        if (missing_column.empty()) missing_column = field;
+      }
+    for (const auto& problem : query.problems)
+      result.warnings.push_back(cuda_warning("nvidia-smi: " + problem));
+    // No GPU row, but rows that could not be read, a header without the columns
+    // asked for, or a last line cut short: the tool's output failed us (cut in
+    // the middle), the GPUs did not vanish.
+    if (query.gpus.empty()) {
+      std::string why;
+      if (!query.problems.empty())
+        why = query.problems.front();
+      else if (!missing_column.empty())
+        why = "its header has no \"" + missing_column + "\" column";
+      else if (!run.out.empty() && run.out.back() != '\n')
+        why = "its output ends in the middle of a line";
+      if (!why.empty())
+        return bus_only(
+            host, std::move(result), kernel_gpus(),
+            {ReasonCode::probe_failed, "nvidia-smi listed no GPU it could read (" + why + ")"});
+    }
+    if (query.gpus.empty())
+      return bus_only(host, std::move(result), kernel_gpus(),
+                      {ReasonCode::no_device, "nvidia-smi listed no GPU"});
   }
-  if (query.gpus.empty())
-    return bus_only(host, std::move(result), kernel_gpus(),
-                    {ReasonCode::no_device, "nvidia-smi listed no GPU"});
-
-  const std::string provenance = "tool:" + join(cuda_query_argv(fields), " ");
-  const auto bus = nvidia_kernel_gpus(host, false);
+  const std::string provenance =
+      "tool:" + join(nvml ? cuda_nvml_argv() : cuda_query_argv(fields), " ");
   HostMemory host_memory(host);
   bool any_own_memory = false;
   // A row repeating a GPU already listed (same bus id or UUID) is output
@@ -617,41 +681,44 @@ ProbeResult CudaProbe::run(Host& host) const {
         " row(s) for GPUs it had already listed (same bus id or UUID); kept the first of each"));
   const std::size_t whole_gpus = result.entries.size();
 
-  // The follow-up questions do not depend on each other, so their nvidia-smi
-  // runs start together: each pays NVML's start-up (23 ms on an H200, more
-  // with 8 GPUs), and one after the other they were two thirds of a detection
-  // on a real H200 (docs/performance.md). Their answers are applied in a fixed
-  // order, so the result does not depend on which run ends first.
+  // The follow-ups not started with the query start together now (docs/performance.md).
   const bool ask_topology = whole_gpus > 1;
   const bool ask_addressing =
       any_own_memory && (driver_major(result.entries).value_or(0) >= kAddressingModeDriver ||
                          coherence_possible(host, bus, result.entries));
-  // Where no thread can be started, the run waits for get(): one after the other.
-  auto run_on_a_thread = [&host](std::vector<std::string> argv) {
-    auto ask = [&host, argv = std::move(argv)] { return host.run(argv); };
-    try {
-      return std::async(std::launch::async, ask);
-    } catch (const std::system_error&) {
-      return std::async(std::launch::deferred, ask);
-    }
+  // NVML answered -L's and the addressing query's questions; topo -m's CPU and
+  // NUMA affinity it does not give, so a host of several GPUs still asks it.
+  std::vector<std::vector<std::string>> late;
+  if (!early.list && !nvml) late.push_back(cuda_list_argv());
+  if (ask_topology && !early.topology) late.push_back(cuda_topology_argv());
+  if (ask_addressing && !early.addressing && !nvml) late.push_back(cuda_addressing_mode_argv());
+  auto late_runs = host.run_many(late);
+  std::size_t next_late = 0;
+  auto take = [&](std::optional<ToolRun>& started) {
+    if (started) return std::move(*started);
+    return next_late < late_runs.size() ? std::move(late_runs[next_late++]) : ToolRun{};
   };
-  std::future<ToolRun> topology, addressing;
-  if (ask_topology) topology = run_on_a_thread(cuda_topology_argv());
-  if (ask_addressing) addressing = run_on_a_thread(cuda_addressing_mode_argv());
-  const ToolRun list = host.run(cuda_list_argv());
-  if (ask_topology) add_topology(topology.get(), result);
+  const ToolRun list = nvml ? ToolRun{} : take(early.list);
+  const ToolRun topology = ask_topology ? take(early.topology) : ToolRun{};
+  const ToolRun addressing = ask_addressing && !nvml ? take(early.addressing) : ToolRun{};
+  if (ask_topology) add_topology(topology, result);
   if (ask_topology) add_fabric_from_bus(host, result);  // topo -m gave no links
-  add_mig_instances(list, result);  // after topology: slices inherit the affinity
-  AddressingModes modes;
+  // After topology: slices inherit the affinity.
+  if (nvml)
+    add_listed_mig(nvml->list, result);
+  else
+    add_mig_instances(list, result);
+  AddressingModes modes = nvml ? nvml->modes : AddressingModes{};
   const bool addressing_unknown =
-      ask_addressing && read_addressing_mode(addressing.get(), modes, result.warnings);
+      ask_addressing && !nvml && read_addressing_mode(addressing, modes, result.warnings);
   // nvidia-smi -q, once, for what only it tells: MIG devices' own memory, and
   // the addressing mode where the driver has no query field for it.
   const bool any_mig = std::any_of(result.entries.begin(), result.entries.end(),
                                    [](const Entry& e) { return e.partition.has_value(); });
   std::optional<NvidiaSmiQ> q;
-  const std::string q_provenance = "tool:" + join(cuda_q_argv(), " ");
-  if (any_mig || addressing_unknown) {
+  if (nvml) q = nvml->q;
+  const std::string q_provenance = "tool:" + join(nvml ? cuda_nvml_argv() : cuda_q_argv(), " ");
+  if (!nvml && (any_mig || addressing_unknown)) {
     const ToolRun run_q = host.run(cuda_q_argv());
     if (run_q.ok())
       q = parse_nvidia_smi_q(run_q.out);
@@ -687,6 +754,7 @@ ProbeResult CudaProbe::run(Host& host) const {
     result.entries.push_back(std::move(entry));
   }
 
+  if (nvml) say_via_nvml(result);
   const auto visible_devices = host.env("CUDA_VISIBLE_DEVICES");
   if (visible_devices) apply_visible_devices(*visible_devices, result);
   settle_backend(result, visible_devices);
