@@ -207,13 +207,25 @@ def recorded_latency_section(hwsim, hwaccel, others, host, base_env, runs):
     instant = measure("hwsim run (instant shims) -- hwaccel detect",
                       [hwsim, "run", host, "--", hwaccel, "detect"], base_env, runs)
     print(row(instant))
+    # The yardstick of issue 21: one `nvidia-smi -L` through the same shims.
+    one_list = None
+    if any(a == ["nvidia-smi", "-L"] for a, _ in timed):
+        one_list = measure("hwsim run --latency -- nvidia-smi -L (one run, the yardstick)",
+                           [hwsim, "run", "--latency", host, "--", "nvidia-smi", "-L"],
+                           base_env, runs)
+        print(row(one_list))
     for label, binary in [("hwaccel", hwaccel)] + others:
-        r = measure(f"hwsim run --latency -- {label} detect (simulated host, recorded latencies)",
-                    [hwsim, "run", "--latency", host, "--", binary, "detect"], base_env, runs)
-        extra = ""
-        if "median" in r and "median" in instant:
-            extra = f"+{r['median'] - instant['median']:.1f} ms over instant shims"
-        print(row(r).rsplit("|", 2)[0] + f"| {extra} |")
+        # HWACCEL_NVML=0: the nvidia-smi path even where hwsim simulates NVML.
+        for path, prefix in [("", []), (", nvidia-smi path", ["env", "HWACCEL_NVML=0"])]:
+            r = measure(f"hwsim run --latency -- {label} detect{path} (recorded latencies)",
+                        [hwsim, "run", "--latency", host, "--"] + prefix + [binary, "detect"],
+                        base_env, runs)
+            extra = ""
+            if "median" in r and "median" in instant:
+                extra = f"+{r['median'] - instant['median']:.1f} ms over instant shims"
+            if one_list and "median" in r and "median" in one_list:
+                extra += f"; {r['median'] / one_list['median']:.2f}x one nvidia-smi -L"
+            print(row(r).rsplit("|", 2)[0] + f"| {extra} |")
 
 
 def main():

@@ -39,8 +39,9 @@ ProbeResult CudaProbe::run(Host& host) const {
   auto fields = cuda_query_fields();
   // NVML first (hwaccel-nvml): one process for what nvidia-smi answers in three
   // or four. A recording made before the helper never ran it, and replays without.
+  // HWACCEL_NVML=0 asks nvidia-smi only (to compare the paths).
   std::optional<NvmlView> nvml;
-  if (!bus.empty() && host.knows_run(cuda_nvml_argv())) {
+  if (!bus.empty() && host.knows_run(cuda_nvml_argv()) && host.env("HWACCEL_NVML") != "0") {
     NvmlAsked asked = read_nvml_run(host.run(cuda_nvml_argv()));
     if (asked.view)
       nvml = std::move(asked.view);
