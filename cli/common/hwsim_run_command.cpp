@@ -74,6 +74,45 @@ MaskSpec container_markers(const Snapshot& s) {
   return masks;
 }
 
+// The simulated libnvidia-ml.so.1 (nvml/, docs/nvml.md): $HWSIM_NVML_LIBRARY, else
+// beside this hwsim (the build folder), else its installed place; "" when none.
+std::string nvml_library() {
+  LiveHost live;
+  auto usable = [&](const std::string& path) {
+    return !path.empty() && path[0] == '/' && live.stat(path).ok();
+  };
+  if (auto given = live.env("HWSIM_NVML_LIBRARY"); given && usable(*given)) return *given;
+  auto exe = live.readlink("/proc/self/exe");
+  if (!exe) return "";
+  std::string dir = exe.value().substr(0, exe.value().rfind('/'));
+  for (const std::string& candidate :
+       {dir + "/libnvidia-ml.so.1", dir + "/../lib/hwaccel/libnvidia-ml.so.1"})
+    if (usable(candidate)) return candidate;
+  return "";
+}
+
+// Where NVIDIA's Debian/Ubuntu packages put the library, for this machine's loader.
+#if defined(__aarch64__)
+constexpr const char* kNvmlDir = "/usr/lib/aarch64-linux-gnu";
+#else
+constexpr const char* kNvmlDir = "/usr/lib/x86_64-linux-gnu";
+#endif
+
+// Programs that load NVML see the snapshot's GPUs, not this machine's (or none).
+void simulate_nvml(MaskSpec& masks, bool use_namespace) {
+  std::string library = nvml_library();
+  if (library.empty()) {
+    std::cerr << "hwsim run: not covered: NVML: no simulated libnvidia-ml.so.1 beside hwsim "
+                 "(set HWSIM_NVML_LIBRARY): programs load this machine's, if any\n";
+    return;
+  }
+  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so"})
+    masks.bind_in[std::string(kNvmlDir) + name] = library;
+  if (use_namespace)
+    std::cerr << "hwsim run: NVML is simulated: " << kNvmlDir
+              << "/libnvidia-ml.so.1 answers from the snapshot (" << library << ")\n";
+}
+
 // Each folder of `search` (a PATH) that holds an executable `name`.
 std::vector<std::string> all_on_path(const std::string& name, const std::string& search) {
   std::vector<std::string> found;
@@ -257,6 +296,7 @@ int RunCommand::run() const {
     std::cerr << "hwsim run: not presented: " << sim::display_quote(path)
               << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";
   spec.masks = container_markers(*snapshot);
+  simulate_nvml(spec.masks, spec.use_namespace);
   spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
   if (!args->no_namespace) say_limits(*snapshot);

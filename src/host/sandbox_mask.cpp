@@ -54,6 +54,14 @@ bool show_from_tree(int tree, const std::string& path, const std::string& target
   return from.ok() && bind(from.proc_path(), target, why);
 }
 
+// A shown path: this machine's file where the spec names one, else the tree's.
+bool show_path(int tree, const MaskSpec& spec, const std::string& path, const std::string& target,
+               std::string& why) {
+  auto it = spec.bind_in.find(path);
+  if (it != spec.bind_in.end()) return bind(it->second, target, why);
+  return show_from_tree(tree, path, target, why);
+}
+
 // The scratch tmpfs: overlay layers and the new root live there, and die with the namespace.
 class Scratch {
  public:
@@ -98,9 +106,10 @@ class Scratch {
 // Folder `dir` of this machine with `hide` made absent and `show` (names the
 // folder lacks) present as the tree's files: a writable overlay whose upper layer
 // holds whiteouts and empty files the tree's are then bound over.
-void overlay_folder(int tree, Scratch& scratch, int index, const std::string& dir,
-                    const std::set<std::string>& hide, const std::set<std::string>& show,
-                    std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+void overlay_folder(int tree, const MaskSpec& spec, Scratch& scratch, int index,
+                    const std::string& dir, const std::set<std::string>& hide,
+                    const std::set<std::string>& show, std::vector<std::string>& uncovered,
+                    std::vector<std::string>& covered) {
   auto fail = [&](const std::string& why) {
     for (const auto& n : hide) uncovered.push_back(join_path(dir, n) + " (hidden): " + why);
     for (const auto& n : show) uncovered.push_back(join_path(dir, n) + ": " + why);
@@ -123,7 +132,7 @@ void overlay_folder(int tree, Scratch& scratch, int index, const std::string& di
     return fail(err("overlay on " + dir));
   for (const auto& n : hide) covered.push_back(join_path(dir, n) + " (hidden)");
   for (const auto& n : show) {
-    if (show_from_tree(tree, join_path(dir, n), join_path(dir, n), why))
+    if (show_path(tree, spec, join_path(dir, n), join_path(dir, n), why))
       covered.push_back(join_path(dir, n));
     else
       uncovered.push_back(join_path(dir, n) + ": " + why);
@@ -132,7 +141,7 @@ void overlay_folder(int tree, Scratch& scratch, int index, const std::string& di
 
 // A new root: every top-level entry but the hidden ones, bound in; the shown ones
 // from the tree. Entered with chroot; `cwd` is entered again inside it.
-void new_root(int tree, Scratch& scratch, const std::set<std::string>& hide,
+void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<std::string>& hide,
               const std::set<std::string>& show, const std::string& cwd,
               std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
   auto fail = [&](const std::string& why) {
@@ -170,7 +179,7 @@ void new_root(int tree, Scratch& scratch, const std::set<std::string>& hide,
     if (!bind(real, inside, why)) return fail(why);
   }
   for (const auto& n : show) {
-    if (!make_file(root.get(), n) || !show_from_tree(tree, "/" + n, root_path + "/" + n, why))
+    if (!make_file(root.get(), n) || !show_path(tree, spec, "/" + n, root_path + "/" + n, why))
       return fail(why.empty() ? err("create /" + n) : why);
   }
   if (::chroot(root_path.c_str()) != 0) return fail(err("chroot (the new root)"));
@@ -247,13 +256,15 @@ void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
     if (::realpath(dir.c_str(), real)) dir = real;
     (dir == "/" ? root_hide : by_dir[dir].first).insert(base_name(path));
   }
-  for (const auto& path : spec.show) {
+  std::vector<std::string> shown = spec.show;
+  for (const auto& [path, source] : spec.bind_in) shown.push_back(path);
+  for (const auto& path : shown) {
     auto dir = parent_dir(path);
     std::string why;
     if (dir == "/") {
       root_show.insert(base_name(path));
     } else if (exists_here(path)) {
-      if (show_from_tree(tree, path, path, why))
+      if (show_path(tree, spec, path, path, why))
         covered.push_back(path);
       else
         uncovered.push_back(path + ": " + why);
@@ -266,9 +277,10 @@ void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
   Scratch scratch(tree, tree_path);
   int index = 0;
   for (const auto& [dir, names] : by_dir)
-    overlay_folder(tree, scratch, index++, dir, names.first, names.second, uncovered, covered);
+    overlay_folder(tree, spec, scratch, index++, dir, names.first, names.second, uncovered,
+                   covered);
   if (!root_hide.empty() || !root_show.empty())
-    new_root(tree, scratch, root_hide, root_show, cwd, uncovered, covered);
+    new_root(tree, spec, scratch, root_hide, root_show, cwd, uncovered, covered);
 }
 
 }  // namespace hwaccel

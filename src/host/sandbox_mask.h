@@ -10,6 +10,7 @@
 // where the namespace allows it.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct DevNode {
 struct MaskSpec {
   std::vector<std::string> hide;  // absolute paths on this machine, made absent
   std::vector<std::string> show;  // absolute paths the tree holds at the same place
+  // Absolute path -> a file of this machine put there, as a shown path is (the
+  // simulated libnvidia-ml.so.1 at the loader's path: too big to copy into the tree).
+  std::map<std::string, std::string> bind_in;
 };
 
 // Before /dev is bound: each node's placeholder in the tree becomes a character

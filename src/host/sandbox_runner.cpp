@@ -317,6 +317,8 @@ void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
                             " is not in the snapshot and exists on this machine: the command sees "
                             "this machine's");
     for (const auto& p : spec.masks.show) uncovered.push_back(p + " (the snapshot's is not shown)");
+    for (const auto& [p, source] : spec.masks.bind_in)
+      uncovered.push_back(p + " (" + source + " is not put there: programs load this machine's)");
   }
   for (const auto& u : uncovered) say("not covered: " + u);
   if (spec.verbose)
