@@ -15,8 +15,8 @@ CudaEarlyRuns cuda_start_with_query(Host& host, const std::vector<KernelGpu>& bu
   if (list) argvs.push_back(cuda_list_argv());
   if (topology) argvs.push_back(cuda_topology_argv());
   if (addressing) argvs.push_back(cuda_addressing_mode_argv());
-  auto runs = argvs.size() == 1 ? std::vector<ToolRun>{host.run(argvs.front())}
-                                : host.run_many(argvs);
+  auto runs =
+      argvs.size() == 1 ? std::vector<ToolRun>{host.run(argvs.front())} : host.run_many(argvs);
   runs.resize(argvs.size());  // a host that answered fewer: the rest are not-started runs
   CudaEarlyRuns early;
   std::size_t at = 0;

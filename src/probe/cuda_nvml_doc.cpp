@@ -51,8 +51,9 @@ class Reader {
     if (v->is_number_unsigned()) n = v->get<std::uint64_t>();
     if (v->is_number_integer() && v->get<std::int64_t>() >= 0) n = v->get<std::uint64_t>();
     if (!n || *n > max) {
-      problem(where + "." + key, "not a count" + (max == UINT64_MAX ? std::string()
-                                                                    : " up to " + std::to_string(max)));
+      problem(
+          where + "." + key,
+          "not a count" + (max == UINT64_MAX ? std::string() : " up to " + std::to_string(max)));
       return std::nullopt;
     }
     return n;
@@ -85,8 +86,8 @@ class Reader {
       return nullptr;
     }
     if (v->size() > max)
-      problem(where + "." + key, std::to_string(v->size()) + " elements; the first " +
-                                     std::to_string(max) + " read");
+      problem(where + "." + key,
+              std::to_string(v->size()) + " elements; the first " + std::to_string(max) + " read");
     return v;
   }
 
@@ -188,7 +189,8 @@ NvmlDevice read_device(Reader& r, const json& d, const std::string& where) {
         continue;
       }
       NvmlLink link;
-      link.link = r.small(l, "link", at, static_cast<int>(kMaxNvmlLinks)).value_or(static_cast<int>(i));
+      link.link =
+          r.small(l, "link", at, static_cast<int>(kMaxNvmlLinks)).value_or(static_cast<int>(i));
       link.active = r.flag(l, "active", at).value_or(false);
       link.remote_pci_bus_id = r.bus_id(l, "remote_pci_bus_id", at);
       device.nvlinks.push_back(std::move(link));
@@ -211,8 +213,8 @@ NvmlDocument parse_nvml_document(std::string_view text) {
     return doc;
   }
   if (auto deep = json_too_deep_at(text)) {
-    doc.problems.push_back("line " + std::to_string(json_line_of(text, *deep)) + ": nested deeper than " +
-                           std::to_string(kMaxJsonDepth) + " levels");
+    doc.problems.push_back("line " + std::to_string(json_line_of(text, *deep)) +
+                           ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     return doc;
   }
   json root = json::parse(text, nullptr, false);

@@ -57,7 +57,7 @@ struct NvmlLink {
 struct NvmlDevice {
   int index = 0;
   std::string name, uuid;
-  std::string pci_bus_id;  // normalised ("0000:00:06.0"); "" when unknown
+  std::string pci_bus_id;                      // normalised ("0000:00:06.0"); "" when unknown
   std::optional<std::uint32_t> pci_device_id;  // (device << 16) | vendor, as NVML gives it
   NvmlMemory memory;
   std::string compute_capability;  // "9.0"

@@ -72,8 +72,9 @@ void add_mig_view(const NvmlDevice& d, NvmlView& view, NvidiaSmiQGpu& q_gpu) {
 // A failed call worth a warning: one whose answer an entry shows. NVLink, C2C,
 // persistence and the rest answer "Not Supported" on many GPUs, as they should.
 bool says_what_the_entry_lacks(const std::string& error, const NvmlDevice& d) {
-  for (const char* call : {"nvmlDeviceGetUUID:", "nvmlDeviceGetPciInfo_v3:",
-                           "nvmlDeviceGetCudaComputeCapability:", "nvmlDeviceGetMigDeviceHandleByIndex:"})
+  for (const char* call :
+       {"nvmlDeviceGetUUID:", "nvmlDeviceGetPciInfo_v3:", "nvmlDeviceGetCudaComputeCapability:",
+        "nvmlDeviceGetMigDeviceHandleByIndex:"})
     if (error.rfind(call, 0) == 0) return true;
   return error.rfind("nvmlDeviceGetMemoryInfo:", 0) == 0 && !d.memory_not_supported;
 }
@@ -117,8 +118,7 @@ NvmlAsked read_nvml_run(const ToolRun& run) {
                                 : doc.errors.front()) +
             ")",
         doc.status != "init_failed");
-  if (doc.devices.empty())
-    return not_used("NVML lists no GPU", doc.device_count.value_or(0) > 0);
+  if (doc.devices.empty()) return not_used("NVML lists no GPU", doc.device_count.value_or(0) > 0);
   if (doc.device_count && *doc.device_count != doc.devices.size() &&
       *doc.device_count <= kMaxNvmlDevices)
     return not_used("NVML counts " + std::to_string(*doc.device_count) + " GPUs but describes " +
@@ -140,8 +140,7 @@ NvmlAsked read_nvml_run(const ToolRun& run) {
     q_gpu.addressing_mode = d.addressing_mode;
     add_mig_view(d, view, q_gpu);
     if (!d.pci_bus_id.empty() && !d.addressing_mode.empty())
-      view.modes[d.pci_bus_id] = {d.addressing_mode, "NVML's addressing mode",
-                                  "tool:" + helper};
+      view.modes[d.pci_bus_id] = {d.addressing_mode, "NVML's addressing mode", "tool:" + helper};
     view.q.gpus.push_back(std::move(q_gpu));
     for (const auto& error : d.errors)
       if (says_what_the_entry_lacks(error, d))
@@ -160,10 +159,12 @@ void say_via_nvml(ProbeResult& result) {
   for (auto& entry : result.entries) {
     if (entry.api != "nvidia-smi") continue;
     entry.api = "nvml";
-    if (entry.memory.source == "nvidia-smi") entry.memory.source = "NVML (" + std::string(kHelper) + ")";
+    if (entry.memory.source == "nvidia-smi")
+      entry.memory.source = "NVML (" + std::string(kHelper) + ")";
     for (auto& place : entry.provenance)
       if (place == "tool:nvidia-smi -L") place = tool;
-    if (entry.reason && entry.reason->detail.find("but nvidia-smi does not list it") != std::string::npos)
+    if (entry.reason &&
+        entry.reason->detail.find("but nvidia-smi does not list it") != std::string::npos)
       entry.reason->detail = "on the PCI bus with the nvidia driver, but NVML does not list it";
   }
 }

@@ -26,10 +26,10 @@ namespace hwaccel {
 std::vector<std::string> cuda_nvml_argv();
 
 struct NvmlView {
-  NvidiaSmiGpuQuery query;  // as `nvidia-smi --query-gpu=...` would read
-  NvidiaSmiList list;       // as `nvidia-smi -L`: the MIG devices
-  NvidiaSmiQ q;             // as `nvidia-smi -q`: MIG sizes
-  AddressingModes modes;    // nvmlDeviceGetAddressingMode, by bus id
+  NvidiaSmiGpuQuery query;            // as `nvidia-smi --query-gpu=...` would read
+  NvidiaSmiList list;                 // as `nvidia-smi -L`: the MIG devices
+  NvidiaSmiQ q;                       // as `nvidia-smi -q`: MIG sizes
+  AddressingModes modes;              // nvmlDeviceGetAddressingMode, by bus id
   std::vector<std::string> problems;  // what the document said wrong, and the calls that failed
 };
 

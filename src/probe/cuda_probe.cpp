@@ -59,7 +59,8 @@ ProbeResult CudaProbe::run(Host& host) const {
     if (run.truncated)
       result.warnings.push_back(
           cuda_warning("nvidia-smi output was cut at the host's limit; GPUs may be missing"));
-    if (!run.ok()) return cuda_bus_only(host, std::move(result), kernel_gpus(), cuda_run_reason(run));
+    if (!run.ok())
+      return cuda_bus_only(host, std::move(result), kernel_gpus(), cuda_run_reason(run));
 
     query = parse_nvidia_smi_gpu_query(run.out);
     if (std::find(query.columns.begin(), query.columns.end(), "name") == query.columns.end()) {
@@ -75,7 +76,8 @@ ProbeResult CudaProbe::run(Host& host) const {
     std::string missing_column;
     for (const auto& field : fields)
       if (std::find(query.columns.begin(), query.columns.end(), field) == query.columns.end()) {
-        result.warnings.push_back(cuda_warning("nvidia-smi output has no \"" + field + "\" column"));
+        result.warnings.push_back(
+            cuda_warning("nvidia-smi output has no \"" + field + "\" column"));
         if (missing_column.empty()) missing_column = field;
       }
     for (const auto& problem : query.problems)
@@ -99,7 +101,6 @@ ProbeResult CudaProbe::run(Host& host) const {
     if (query.gpus.empty())
       return cuda_bus_only(host, std::move(result), kernel_gpus(),
                            {ReasonCode::no_device, "nvidia-smi listed no GPU"});
-
   }
 
   const std::string provenance =

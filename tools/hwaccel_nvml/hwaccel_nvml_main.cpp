@@ -190,7 +190,8 @@ json system_document(const Nvml& nvml, json& doc) {
   int cuda = 0;
   if (ask<SystemIntFn>(nvml, errors, "nvmlSystemGetCudaDriverVersion_v2",
                        [&](auto fn) { return fn(&cuda); }))
-    doc["cuda_driver_version"] = std::to_string(cuda / 1000) + "." + std::to_string(cuda % 1000 / 10);
+    doc["cuda_driver_version"] =
+        std::to_string(cuda / 1000) + "." + std::to_string(cuda % 1000 / 10);
   return errors;
 }
 
@@ -222,7 +223,10 @@ json document() {
       Device device = nullptr;
       const Return rc = handle_of ? handle_of(i, &device) : kErrorFunctionNotFound;
       if (rc != kSuccess) {
-        devices.push_back({{"index", i}, {"errors", json::array({{{"call", "nvmlDeviceGetHandleByIndex_v2"}, {"rc", rc}, {"error", nvml.error_string(rc)}}})}});
+        devices.push_back({{"index", i},
+                           {"errors", json::array({{{"call", "nvmlDeviceGetHandleByIndex_v2"},
+                                                    {"rc", rc},
+                                                    {"error", nvml.error_string(rc)}}})}});
         continue;
       }
       handles.push_back(device);
@@ -260,8 +264,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   // NVML's strings are not promised to be UTF-8: a bad byte becomes U+FFFD, not a throw.
-  const std::string text = hwaccel_nvml::document().dump(-1, ' ', false,
-                                                          nlohmann::json::error_handler_t::replace);
+  const std::string text =
+      hwaccel_nvml::document().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::printf("%s\n", text.c_str());
   return 0;
 }

@@ -6,7 +6,7 @@
 
 namespace hwaccel_nvml {
 
-using Return = int;  // nvmlReturn_t
+using Return = int;                   // nvmlReturn_t
 using Device = struct DeviceOpaque*;  // nvmlDevice_t
 
 inline constexpr Return kSuccess = 0;

@@ -132,7 +132,8 @@ TEST(CudaNvmlDoc, BoundedCountsDepthAndStrings) {
   ASSERT_FALSE(doc.problems.empty());
   EXPECT_EQ(doc.problems.front(), ".devices: 100 elements; the first 64 read");
 
-  std::string deep = R"({"hwaccel_nvml": 1, "x": )" + std::string(200, '[') + std::string(200, ']') + "}";
+  std::string deep =
+      R"({"hwaccel_nvml": 1, "x": )" + std::string(200, '[') + std::string(200, ']') + "}";
   doc = parse_nvml_document(deep);
   EXPECT_FALSE(doc.parsed);
   EXPECT_NE(doc.problems.front().find("nested deeper than"), std::string::npos);

@@ -146,8 +146,10 @@ TEST(CudaNvmlPath, FallsBackToNvidiaSmiOnWhatCannotBeTrusted) {
       {exited(0, R"({"hwaccel_nvml": 1, "status": "ok", "device_count": 2, "devices": [)"
                  R"({"index": 0, "name": "X"}]})"),
        "NVML counts 2 GPUs but describes 1"},
-      {exited(0, R"({"hwaccel_nvml": 1, "status": "ok", "device_count": 1, "devices": [)"
-                 R"({"index": 0, "errors": [{"call": "nvmlDeviceGetName", "rc": 999, "error": "Unknown Error"}]}]})"),
+      {exited(
+           0,
+           R"({"hwaccel_nvml": 1, "status": "ok", "device_count": 1, "devices": [)"
+           R"({"index": 0, "errors": [{"call": "nvmlDeviceGetName", "rc": 999, "error": "Unknown Error"}]}]})"),
        "NVML gives GPU 0 no name (nvmlDeviceGetName: Unknown Error (999))"},
   };
   for (const auto& c : cases) {
@@ -174,11 +176,11 @@ TEST(CudaNvmlPath, NotAskedWhereTheHostCannotAnswer) {
 }
 
 TEST(CudaNvmlPath, MigProfileAndSharedMemoryGpu) {
-  auto asked = read_nvml_run(exited(
-      0, R"({"hwaccel_nvml": 1, "status": "ok", "driver_version": "580.95.05", "devices": [)"
-         R"({"index": 0, "name": "NVIDIA GB10", "pci_bus_id": "0000000F:01:00.0",)"
-         R"( "compute_capability": "12.1", "errors": [{"call": "nvmlDeviceGetMemoryInfo",)"
-         R"( "rc": 3, "error": "Not Supported"}]}]})"));
+  auto asked = read_nvml_run(
+      exited(0, R"({"hwaccel_nvml": 1, "status": "ok", "driver_version": "580.95.05", "devices": [)"
+                R"({"index": 0, "name": "NVIDIA GB10", "pci_bus_id": "0000000F:01:00.0",)"
+                R"( "compute_capability": "12.1", "errors": [{"call": "nvmlDeviceGetMemoryInfo",)"
+                R"( "rc": 3, "error": "Not Supported"}]}]})"));
   ASSERT_TRUE(asked.view) << asked.why_not;
   ASSERT_EQ(asked.view->query.gpus.size(), 1u);
   const auto& gpu = asked.view->query.gpus[0];
