@@ -159,8 +159,16 @@ void say_via_nvml(ProbeResult& result) {
   for (auto& entry : result.entries) {
     if (entry.api != "nvidia-smi") continue;
     entry.api = "nvml";
-    if (entry.memory.source == "nvidia-smi")
-      entry.memory.source = "NVML (" + std::string(kHelper) + ")";
+    // The memory code words its sources for nvidia-smi: "nvidia-smi", "nvidia-smi
+    // (the GPU's own memory); ...", "nvidia-smi -q (the MIG device's ...)".
+    const std::string nvml_words = "NVML (" + std::string(kHelper) + ")";
+    auto& source = entry.memory.source;
+    if (source == "nvidia-smi")
+      source = nvml_words;
+    else if (source.rfind("nvidia-smi -q (", 0) == 0)
+      source = "NVML (" + std::string(kHelper) + ", " + source.substr(15);
+    else if (source.rfind("nvidia-smi (", 0) == 0)
+      source = "NVML (" + std::string(kHelper) + ", " + source.substr(12);
     for (auto& place : entry.provenance)
       if (place == "tool:nvidia-smi -L") place = tool;
     if (entry.reason &&

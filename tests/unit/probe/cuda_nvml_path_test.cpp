@@ -28,13 +28,13 @@ const std::string kDocument =
     R"({"hwaccel_nvml": 1, "status": "ok", "driver_version": "580.95.05", "device_count": 2,)"
     R"( "devices": [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-aaaa",)"
     R"( "pci_bus_id": "00000000:1B:00.0", "memory_total": 85520809984, "memory_used": 0,)"
-    R"( "memory_free": 84987740160, "compute_capability": "9.0", "mig_mode": 1,)"
+    R"( "memory_free": 84988133376, "compute_capability": "9.0", "mig_mode": 1,)"
     R"( "mig_devices": [{"index": 0, "name": "NVIDIA H100 80GB HBM3 MIG 3g.40gb",)"
     R"( "uuid": "MIG-bbbb", "gpu_instance_id": 2, "compute_instance_id": 0,)"
-    R"( "memory_total": 42413506560, "memory_free": 42387292160}], "addressing_mode": "None"},)"
+    R"( "memory_total": 42413850624, "memory_free": 42387636224}], "addressing_mode": "None"},)"
     R"( {"index": 1, "name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-cccc",)"
     R"( "pci_bus_id": "00000000:43:00.0", "memory_total": 85520809984, "memory_used": 0,)"
-    R"( "memory_free": 84987740160, "compute_capability": "9.0", "mig_mode": 0,)"
+    R"( "memory_free": 84988133376, "compute_capability": "9.0", "mig_mode": 0,)"
     R"( "addressing_mode": "None"}], "topology": [{"a": 0, "b": 1, "level": 50}]})";
 
 const std::string kQueryOut =
@@ -116,6 +116,9 @@ TEST(CudaNvmlPath, GivesTheEntriesOfTheNvidiaSmiPath) {
     EXPECT_EQ(a.partition.has_value(), b.partition.has_value());
   }
   EXPECT_EQ(nvml.entries[2].memory.total_bytes, 40449 * kMiB);  // the slice's own size
+  EXPECT_EQ(nvml.entries[0].memory.source, "NVML (hwaccel-nvml)");
+  EXPECT_EQ(nvml.entries[2].memory.source,
+            "NVML (hwaccel-nvml, the MIG device's shared FB memory, GPU instance 2)");
   EXPECT_EQ(smi.links.size(), nvml.links.size());
   // One nvidia-smi run left on the NVML path: topo -m, for the CPU affinity.
   std::size_t smi_runs = 0;
