@@ -157,6 +157,7 @@ def target_of(path):
 OTHER_TOOL_TARGETS = {
     "hl-smi": "hl_smi_csv",
     "neuron-ls": "neuron_ls_json",
+    "hwaccel-nvml": "cuda_nvml_doc",
     "qaic-util": "qaic_util",
     "vulkaninfo": "vulkaninfo_summary",
     "system_profiler": "apple_system_profiler",
