@@ -35,7 +35,7 @@ option(HWACCEL_INSTALL_STRIP "cmake --install strips the binaries and libraries 
 if(HWACCEL_INSTALL_STRIP)
   install(CODE "if(NOT DEFINED CMAKE_INSTALL_DO_STRIP)\n  set(CMAKE_INSTALL_DO_STRIP 1)\nendif()")
 endif()
-install(TARGETS hwaccel hwsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS hwaccel hwsim hwaccel-nvml RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 set(HWACCEL_LIBRARIES hwaccel_core)
 if(TARGET hwaccel_shared)
   list(APPEND HWACCEL_LIBRARIES hwaccel_shared)

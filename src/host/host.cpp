@@ -1,5 +1,8 @@
 #include "src/host/host.h"
 
+#include <future>
+#include <system_error>
+
 namespace hwaccel {
 
 std::string_view to_string(FileKind kind) {
@@ -36,6 +39,24 @@ std::string_view to_string(ToolOutcome outcome) {
       return "permission-denied";
   }
   return "exited";
+}
+
+std::vector<ToolRun> Host::run_many(const std::vector<std::vector<std::string>>& argvs,
+                                    Timeout timeout) {
+  std::vector<std::future<ToolRun>> started;
+  started.reserve(argvs.size());
+  for (const auto& argv : argvs) {
+    auto ask = [this, &argv, timeout] { return run(argv, timeout); };
+    try {
+      started.push_back(std::async(std::launch::async, ask));
+    } catch (const std::system_error&) {  // no thread: it runs at get(), in turn
+      started.push_back(std::async(std::launch::deferred, ask));
+    }
+  }
+  std::vector<ToolRun> runs;
+  runs.reserve(started.size());
+  for (auto& run : started) runs.push_back(run.get());
+  return runs;
 }
 
 }  // namespace hwaccel

@@ -68,6 +68,17 @@ class Host {
   // Follows links, like stat(2).
   virtual Result<FileKind> stat(std::string_view path) = 0;
   virtual ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) = 0;
+  // Several runs started together, answered in the order asked: the time of the
+  // slowest, not the sum. By default one thread per run (one after the other
+  // where no thread can be started); a host that answers from memory answers
+  // them in order, so a replay is exact whatever the machine's timing.
+  virtual std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
+                                        Timeout timeout = {});
+  // Whether the host can answer this run at all, as knows() for a path: a
+  // replayed snapshot cannot for a run it never recorded. A probe that starts a
+  // run before it knows it needs it (or asks a new tool) asks this first, so an
+  // older recording replays with the runs it was recorded with and no misses.
+  virtual bool knows_run(const std::vector<std::string>& /*argv*/) { return true; }
   virtual std::optional<std::string> env(std::string_view name) = 0;
   virtual const Facts& facts() = 0;
   // The discovery time as RFC 3339 UTC ("2026-11-29T15:00:00Z"); empty when the

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <optional>
 
 #include "src/host/process_runner.h"
 #include "src/host/root_path.h"
@@ -22,6 +23,27 @@
 
 namespace hwaccel {
 namespace {
+
+// Helpers hwaccel ships (hwaccel-nvml): run from the folder of the running
+// program when they are there (a build tree, an unpacked release), else from
+// PATH. Snapshots record the bare name either way.
+bool is_companion_tool(const std::string& name) {
+  return name == "hwaccel-nvml";
+}
+
+std::optional<std::string> beside_this_program(const std::string& name) {
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return std::nullopt;
+  std::string path(self, static_cast<std::size_t>(n));
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return std::nullopt;
+  path = path.substr(0, slash + 1) + name;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(path.c_str(), X_OK) != 0)
+    return std::nullopt;
+  return path;
+}
 
 // A file that never ends (one that grows while read) stops here. Far
 // above anything a probe reads: the largest sysfs/procfs files are a few MiB.
@@ -226,6 +248,13 @@ ToolRun LiveHost::run(const std::vector<std::string>& argv, Timeout timeout) {
   ProcessLimits limits;
   limits.timeout = timeout.value.count() > 0 ? timeout.value : options_.default_timeout;
   limits.output_cap = options_.output_cap;
+  if (!argv.empty() && is_companion_tool(argv[0])) {
+    if (auto beside = beside_this_program(argv[0])) {
+      auto resolved = argv;
+      resolved[0] = *beside;
+      return run_process(resolved, limits);
+    }
+  }
   return run_process(argv, limits);
 }
 

@@ -27,6 +27,11 @@ class MemoHost : public Host {
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override {
     return inner_.run(argv, timeout);
   }
+  std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
+                                Timeout timeout = {}) override {
+    return inner_.run_many(argvs, timeout);
+  }
+  bool knows_run(const std::vector<std::string>& argv) override { return inner_.knows_run(argv); }
   std::optional<std::string> env(std::string_view name) override { return inner_.env(name); }
   const Facts& facts() override { return inner_.facts(); }
   std::string now() override { return inner_.now(); }

@@ -183,13 +183,26 @@ Result<FileKind> RecordingHost::stat(std::string_view path) {
 
 ToolRun RecordingHost::run(const std::vector<std::string>& argv, Timeout timeout) {
   ToolRun result = inner_.run(argv, timeout);
+  record_run(argv, result);
+  return result;
+}
+
+// Passed through whole, so the inner host starts them together as it would.
+std::vector<ToolRun> RecordingHost::run_many(const std::vector<std::vector<std::string>>& argvs,
+                                             Timeout timeout) {
+  auto results = inner_.run_many(argvs, timeout);
+  for (std::size_t i = 0; i < argvs.size() && i < results.size(); ++i)
+    record_run(argvs[i], results[i]);
+  return results;
+}
+
+void RecordingHost::record_run(const std::vector<std::string>& argv, const ToolRun& run) {
   ToolEntry entry;
   entry.argv = argv;
-  entry.run = result;
+  entry.run = run;
   entry.has_ms = true;
   std::lock_guard<std::mutex> lock(mutex_);
   recorded_.tools[argv] = std::move(entry);
-  return result;
 }
 
 std::optional<std::string> RecordingHost::env(std::string_view name) {

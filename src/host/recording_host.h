@@ -21,6 +21,9 @@ class RecordingHost : public Host {
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
+                                Timeout timeout = {}) override;
+  bool knows_run(const std::vector<std::string>& argv) override { return inner_.knows_run(argv); }
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override;
   std::string now() override;
@@ -34,6 +37,7 @@ class RecordingHost : public Host {
   void record_error(const std::string& path, const Error& error);
   void record_present(const std::string& path);  // exists, but not as the call expected
   void put(const std::string& path, FileEntry entry);
+  void record_run(const std::vector<std::string>& argv, const ToolRun& run);
 
   Host& inner_;
   std::mutex mutex_;

@@ -192,6 +192,14 @@ ToolRun SnapshotHost::run(const std::vector<std::string>& argv, Timeout) {
   return missing;
 }
 
+std::vector<ToolRun> SnapshotHost::run_many(const std::vector<std::vector<std::string>>& argvs,
+                                            Timeout timeout) {
+  std::vector<ToolRun> runs;
+  runs.reserve(argvs.size());
+  for (const auto& argv : argvs) runs.push_back(run(argv, timeout));
+  return runs;
+}
+
 std::optional<std::string> SnapshotHost::env(std::string_view name) {
   auto it = snapshot_.env.find(std::string(name));
   if (it == snapshot_.env.end()) return std::nullopt;

@@ -22,6 +22,12 @@ class SnapshotHost : public Host {
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  // In order, on the calling thread: the answers are recorded, not waited for.
+  std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
+                                Timeout timeout = {}) override;
+  bool knows_run(const std::vector<std::string>& argv) override {
+    return snapshot_.tools.count(argv) > 0;
+  }
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override { return snapshot_.facts; }
   std::string now() override { return snapshot_.host.recorded_at; }

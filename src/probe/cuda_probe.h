@@ -1,7 +1,14 @@
-// The CUDA backend, through nvidia-smi and the PCI bus:
+// The CUDA backend, through NVML (hwaccel-nvml, cuda_nvml_path.h) when it
+// answers, else nvidia-smi, and the PCI bus:
+//
+//   0. hwaccel-nvml                       when the kernel shows an NVIDIA GPU and
+//                                         the host can answer the run: replaces 1,
+//                                         2, 4 and 4b.
 //
 //   1. nvidia-smi --query-gpu=<cuda_query_fields()> --format=csv   (always)
-//      an old driver that rejects a field is asked again without it.
+//      an old driver that rejects a field is asked again without it. 2, 3 and 4
+//      start together with it (Host::run_many) where the kernel's GPUs say they
+//      will be wanted; an answer not wanted after all is dropped.
 //   2. nvidia-smi -L                      when 1 listed GPUs: MIG instances.
 //   3. nvidia-smi topo -m                 when 1 listed more than one GPU: links,
 //                                         CPU and NUMA affinity.

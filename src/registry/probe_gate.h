@@ -27,6 +27,13 @@ class ProbeGate : public Host {
   Result<std::string> readlink(std::string_view path) override { return inner_.readlink(path); }
   Result<FileKind> stat(std::string_view path) override { return inner_.stat(path); }
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
+                                Timeout timeout = {}) override {
+    std::vector<ToolRun> runs;  // in turn, on this thread: the first that could start stops it
+    for (const auto& argv : argvs) runs.push_back(run(argv, timeout));
+    return runs;
+  }
+  bool knows_run(const std::vector<std::string>& argv) override { return inner_.knows_run(argv); }
   std::optional<std::string> env(std::string_view name) override { return inner_.env(name); }
   const Facts& facts() override { return inner_.facts(); }
   std::string now() override { return inner_.now(); }

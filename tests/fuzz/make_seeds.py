@@ -99,6 +99,19 @@ EXTRA = {
         'Neuron devices"\n',
         '[{"neuron_device": 0, "bdf": "00:1e.0", "numa_node": "-1", "connected_to": null}]',
     ],
+    # hwaccel-nvml's document (src/probe/cuda_nvml_doc.h).
+    "cuda_nvml_doc": [
+        '{"hwaccel_nvml": 1, "status": "ok", "driver_version": "580.159.04", "device_count": 1, '
+        '"devices": [{"index": 0, "name": "NVIDIA H200", "uuid": "GPU-0", '
+        '"pci_bus_id": "00000000:00:06.0", "memory_total": 150754820096, "memory_used": 0, '
+        '"memory_free": 150110994432, "compute_capability": "9.0", "mig_mode": 1, '
+        '"mig_devices": [{"index": 0, "name": "NVIDIA H200 MIG 3g.71gb", "uuid": "MIG-1", '
+        '"gpu_instance_id": 1, "compute_instance_id": 0, "memory_total": 1, "memory_free": 1}], '
+        '"nvlinks": [{"link": 0, "active": true, "remote_pci_bus_id": "00000000:07:00.0"}], '
+        '"addressing_mode": "None", "errors": [{"call": "nvmlDeviceGetMemoryInfo", "rc": 3, '
+        '"error": "Not Supported"}]}], "topology": [{"a": 0, "b": 1, "level": 40}], "errors": []}',
+        '{"hwaccel_nvml": 1, "status": "no_library", "detail": "libnvidia-ml.so.1: cannot open"}',
+    ],
     "accel_class": ["../../../0000:00:04.0", "../../../bus/pci/devices/0000:01:00.0", "accel0"],
     # hwsim import --tool 'ARGV=FILE' (docs/hwsim-spec.md).
     "tool_spec": [
@@ -144,6 +157,7 @@ def target_of(path):
 OTHER_TOOL_TARGETS = {
     "hl-smi": "hl_smi_csv",
     "neuron-ls": "neuron_ls_json",
+    "hwaccel-nvml": "cuda_nvml_doc",
     "qaic-util": "qaic_util",
     "vulkaninfo": "vulkaninfo_summary",
     "system_profiler": "apple_system_profiler",

@@ -57,6 +57,17 @@ class FakeHost : public Host {
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout) override;
+  // In order, as a snapshot answers: `runs` is then deterministic.
+  std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
+                                Timeout timeout) override {
+    std::vector<ToolRun> out;
+    for (const auto& argv : argvs) out.push_back(run(argv, timeout));
+    return out;
+  }
+  // Like a snapshot: only the runs it holds (unless knows_everything).
+  bool knows_run(const std::vector<std::string>& argv) override {
+    return knows_everything || tools.count(argv) > 0;
+  }
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override { return host_facts; }
   std::string now() override { return ""; }
