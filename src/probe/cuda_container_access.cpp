@@ -161,7 +161,8 @@ void cuda_mark_gpus_not_for_this_process(Host& host, const std::vector<KernelGpu
     std::vector<std::string> provenance;
     auto parts = why_not(host, ev, gpu, e, provenance);
     if (parts.empty()) {
-      if (ev.cgroup.version == 2)
+      // Only where nvidia-smi lists others: a missing tool is its own reason.
+      if (ev.cgroup.version == 2 && e.reason->code == ReasonCode::probe_failed && ev.listed > 0)
         e.reason->detail += "; " + ev.cgroup.note + ", so whether it denies this GPU is unknown";
       continue;
     }
