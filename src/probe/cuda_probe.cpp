@@ -5,11 +5,13 @@
 #include <set>
 
 #include "src/probe/cuda_addressing_query.h"
+#include "src/probe/cuda_container_access.h"
 #include "src/probe/cuda_early_runs.h"
 #include "src/probe/cuda_fabric.h"
 #include "src/probe/cuda_kernel_entries.h"
 #include "src/probe/cuda_memory_facts.h"
 #include "src/probe/cuda_mig_list.h"
+#include "src/probe/cuda_mig_sizes.h"
 #include "src/probe/cuda_nvml_path.h"
 #include "src/probe/cuda_query_entries.h"
 #include "src/probe/cuda_tool.h"
@@ -36,6 +38,12 @@ ProbeResult CudaProbe::run(Host& host) const {
     if (!kernel_view) kernel_view = nvidia_kernel_gpus(host, true);
     return *kernel_view;
   };
+  // nvidia-smi gave no GPU: the kernel's GPUs, and why this process may not use them.
+  auto no_gpu_listed = [&](Reason reason) {
+    ProbeResult out = cuda_bus_only(host, std::move(result), kernel_gpus(), std::move(reason));
+    cuda_mark_gpus_not_for_this_process(host, kernel_gpus(), out);
+    return out;
+  };
   auto fields = cuda_query_fields();
   // NVML first (hwaccel-nvml): one process for what nvidia-smi answers in three
   // or four. A recording made before the helper never ran it, and replays without.
@@ -59,19 +67,16 @@ ProbeResult CudaProbe::run(Host& host) const {
     if (run.truncated)
       result.warnings.push_back(
           cuda_warning("nvidia-smi output was cut at the host's limit; GPUs may be missing"));
-    if (!run.ok())
-      return cuda_bus_only(host, std::move(result), kernel_gpus(), cuda_run_reason(run));
+    if (!run.ok()) return no_gpu_listed(cuda_run_reason(run));
 
     query = parse_nvidia_smi_gpu_query(run.out);
     if (std::find(query.columns.begin(), query.columns.end(), "name") == query.columns.end()) {
-      if (auto known = known_nvidia_smi_error(cuda_tool_output(run)))
-        return cuda_bus_only(host, std::move(result), kernel_gpus(), *known);
+      if (auto known = known_nvidia_smi_error(cuda_tool_output(run))) return no_gpu_listed(*known);
       std::string detail = query.columns.empty()
                                ? "nvidia-smi printed nothing"
                                : "nvidia-smi output has no \"name\" column (first line: \"" +
                                      first_meaningful_line(run.out, 80) + "\")";
-      return cuda_bus_only(host, std::move(result), kernel_gpus(),
-                           {ReasonCode::probe_failed, detail});
+      return no_gpu_listed({ReasonCode::probe_failed, detail});
     }
     std::string missing_column;
     for (const auto& field : fields)
@@ -94,13 +99,11 @@ ProbeResult CudaProbe::run(Host& host) const {
       else if (!run.out.empty() && run.out.back() != '\n')
         why = "its output ends in the middle of a line";
       if (!why.empty())
-        return cuda_bus_only(
-            host, std::move(result), kernel_gpus(),
+        return no_gpu_listed(
             {ReasonCode::probe_failed, "nvidia-smi listed no GPU it could read (" + why + ")"});
     }
     if (query.gpus.empty())
-      return cuda_bus_only(host, std::move(result), kernel_gpus(),
-                           {ReasonCode::no_device, "nvidia-smi listed no GPU"});
+      return no_gpu_listed({ReasonCode::no_device, "nvidia-smi listed no GPU"});
   }
 
   const std::string provenance =
@@ -179,16 +182,18 @@ ProbeResult CudaProbe::run(Host& host) const {
     if (run_q.ok())
       q = parse_nvidia_smi_q(run_q.out);
     else
-      result.warnings.push_back(cuda_warning(
-          "nvidia-smi -q failed (" + cuda_reason_text(cuda_run_reason(run_q)) + ")" +
-          (any_mig ? "; MIG sizes estimated from the profile names" : "; ATS unknown")));
+      result.warnings.push_back(
+          cuda_warning("nvidia-smi -q failed (" + cuda_reason_text(cuda_run_reason(run_q)) + ")" +
+                       (any_mig ? "; MIG sizes from the other places" : "; ATS unknown")));
   }
   if (any_mig) apply_mig_memory(q ? &*q : nullptr, q_provenance, result);
+  if (any_mig) cuda_mig_sizes_without_q(host, result);  // the table, then mig -lgip
   if (q && addressing_unknown) cuda_addressing_from_q(*q, q_provenance, modes);
   if (ask_addressing) addressing_from_kernel(bus, result.entries, modes);
   apply_addressing(modes, result);
 
   cuda_add_unlisted_kernel_gpus(host, bus, result);
+  cuda_mark_gpus_not_for_this_process(host, bus, result);  // a container's other GPUs
 
   if (nvml) say_via_nvml(result);
   const auto visible_devices = host.env("CUDA_VISIBLE_DEVICES");

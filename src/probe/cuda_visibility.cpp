@@ -55,9 +55,11 @@ void cuda_settle_backend(ProbeResult& result, const std::optional<std::string>& 
   result.backend.ready = std::any_of(result.entries.begin(), result.entries.end(),
                                      [](const Entry& e) { return e.status == EntryStatus::ready; });
   if (result.backend.ready || result.entries.empty()) return;
-  const bool all_hidden = std::all_of(
-      result.entries.begin(), result.entries.end(),
-      [](const Entry& e) { return e.reason && e.reason->code == ReasonCode::not_visible; });
+  const bool all_hidden =
+      std::all_of(result.entries.begin(), result.entries.end(), [](const Entry& e) {
+        return e.reason && e.reason->code == ReasonCode::not_visible &&
+               e.reason->detail.rfind("hidden by CUDA_VISIBLE_DEVICES", 0) == 0;
+      });
   if (all_hidden && visible_devices) {
     result.backend.reason =
         Reason{ReasonCode::not_visible, "every GPU is hidden by CUDA_VISIBLE_DEVICES=" +

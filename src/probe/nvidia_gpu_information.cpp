@@ -15,6 +15,9 @@ NvidiaGpuInformation parse_nvidia_gpu_information(std::string_view text) {
       info.uuid = printable_line(kv->value, 80);
     else if (kv->key == "Bus Location")
       info.bus_location = printable_line(kv->value, 40);
+    else if (kv->key == "Device Minor")
+      if (auto minor = parse_u64(trim(kv->value)); minor && *minor < 254)
+        info.minor = unsigned(*minor);
   }
   return info;
 }

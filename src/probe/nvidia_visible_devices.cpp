@@ -25,4 +25,33 @@ CudaVisibleDevices parse_cuda_visible_devices(std::string_view value) {
   return visible;
 }
 
+NvidiaVisibleDevices parse_nvidia_visible_devices(std::string_view value) {
+  constexpr std::size_t kMaxTokens = 1024;
+  NvidiaVisibleDevices out;
+  const auto text = trim(value);
+  if (text.empty() || text == "void") return out;
+  if (text == "all") {
+    out.kind = NvidiaVisibleDevices::Kind::all;
+    return out;
+  }
+  if (text == "none") {
+    out.kind = NvidiaVisibleDevices::Kind::none;
+    return out;
+  }
+  if (text.front() == '/') {
+    out.kind = NvidiaVisibleDevices::Kind::directory;
+    out.directory = printable_line(text, 200);
+    return out;
+  }
+  out.kind = NvidiaVisibleDevices::Kind::list;
+  for (auto piece : split(text, ',')) {
+    auto token = trim(piece);
+    if (token.empty()) continue;
+    if (out.tokens.size() == kMaxTokens) break;
+    out.tokens.push_back(printable_line(token, 80));
+  }
+  if (out.tokens.empty()) out.kind = NvidiaVisibleDevices::Kind::nothing_said;
+  return out;
+}
+
 }  // namespace hwaccel

@@ -165,6 +165,17 @@ HostResources resources(const json& sys) {
     r.usable_numa_nodes = small(*usable, "numa_nodes", u).value_or(0);
     r.usable_memory_bytes = number(*usable, "memory_bytes", u);
     r.limited_by = strings(*usable, "limited_by", u);
+    r.usable_cpu_count = static_cast<int>(r.usable.size());
+    if (const json* quota = field(*usable, "cpu_quota")) {
+      const std::string q = u + ".cpu_quota";
+      object(*quota, q);
+      auto parsed = parse_cpu_max(std::to_string(number(*quota, "quota_us", q).value_or(0)) + " " +
+                                  std::to_string(number(*quota, "period_us", q).value_or(0)));
+      if (!parsed) throw Bad(q + ": expected a positive quota_us and period_us (at most 1 s)");
+      r.cgroup.cpu_quota = parsed;
+      r.cgroup.cpu_quota_file = text(*quota, "file", q);
+      r.usable_cpu_count = small(*quota, "cpu_count", q).value_or(r.usable_cpu_count);
+    }
   }
   if (const json* cgroup = field(*res, "cgroup")) {
     object(*cgroup, w + ".cgroup");
@@ -305,8 +316,11 @@ Entry entry(const json& e, const std::string& where) {
   if (const json* part = field(e, "partition")) {
     const std::string w = where + ".partition";
     object(*part, w);
-    out.partition = Partition{text(*part, "profile", w), text(*part, "parent_physical_id", w),
-                              int(integer(*part, "parent_index", w)), {}, {}};
+    out.partition = Partition{text(*part, "profile", w),
+                              text(*part, "parent_physical_id", w),
+                              int(integer(*part, "parent_index", w)),
+                              {},
+                              {}};
   }
   if (const json* p = field(e, "partitioned")) {
     if (!p->is_boolean()) throw Bad(where + ".partitioned: expected true or false");

@@ -100,6 +100,12 @@ json resources_json(const HostResources& r) {
                                             {"numa_nodes", count_or_null(r.usable_numa_nodes)},
                                             {"memory_bytes", opt(r.usable_memory_bytes)},
                                             {"limited_by", r.limited_by}});
+  // Only where the cgroup sets one: reports of hosts without a quota stay as they were.
+  if (const auto& q = r.cgroup.cpu_quota)
+    usable["cpu_quota"] = {{"quota_us", q->quota_us},
+                           {"period_us", q->period_us},
+                           {"file", text(r.cgroup.cpu_quota_file)},
+                           {"cpu_count", r.usable_cpu_count}};
   json cgroup = nullptr;
   if (r.cgroup.version) cgroup = {{"version", r.cgroup.version}, {"path", text(r.cgroup.path)}};
   return {{"host", host}, {"usable", usable}, {"cgroup", cgroup}};

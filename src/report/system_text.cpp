@@ -41,7 +41,13 @@ std::string resources_lines(const SystemInfo& s) {
   out += "\n";
   if (r.limited_by.empty()) return out;
   std::vector<std::string> usable;
-  if (r.usable.size() != r.online.size())
+  const bool quota_binds =
+      r.usable_cpu_count > 0 && std::size_t(r.usable_cpu_count) < r.usable.size();
+  if (quota_binds)
+    usable.push_back(std::to_string(r.usable_cpu_count) + " of " + std::to_string(r.online.size()) +
+                     " CPUs (" + cpu_quota_text(*r.cgroup.cpu_quota) + " on " +
+                     std::to_string(r.usable.size()) + " it may run on)");
+  else if (r.usable.size() != r.online.size())
     usable.push_back(std::to_string(r.usable.size()) + " of " + std::to_string(r.online.size()) +
                      " CPUs (" + cpu_counts_text(r.usable_cpus) + ")");
   if (r.usable_numa_nodes != r.numa_nodes)

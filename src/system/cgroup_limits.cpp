@@ -185,6 +185,53 @@ void read_memory(Host& host, const Located& at, CgroupLimits& out) {
   }
 }
 
+std::string file_in(const std::string& dir, const std::string& name) {
+  return dir == "/" ? "/" + name : dir + "/" + name;
+}
+
+// The tightest quota from the process's cgroup up to the mount point: a
+// parent's (a pod's, above its containers) binds its children too.
+void read_cpu_quota(Host& host, const Located& at, CgroupLimits& out) {
+  std::string dir = at.dir;
+  for (int depth = 0; depth < kMaxDepth; ++depth) {
+    std::optional<CpuQuota> quota;
+    std::string file;
+    if (at.version == 2) {
+      file = file_in(dir, "cpu.max");
+      if (auto text = host.read(file); text.ok()) {
+        quota = parse_cpu_max(*text);
+        if (!quota && trim(*text).substr(0, 4) != "max")
+          out.notes.push_back(file + ": expected \"QUOTA PERIOD\" or \"max PERIOD\", got \"" +
+                              printable_line(*text, 40) + "\"");
+      }
+    } else {
+      file = file_in(dir, "cpu.cfs_quota_us");
+      auto q = host.read(file);
+      auto p = host.read(file_in(dir, "cpu.cfs_period_us"));
+      // -1 is v1's "no quota"
+      if (q.ok() && p.ok() && trim(*q) != "-1")
+        quota = parse_cpu_max(std::string(trim(*q)) + " " + std::string(trim(*p)));
+    }
+    if (quota && (!out.cpu_quota || quota->cpus() < out.cpu_quota->cpus())) {
+      out.cpu_quota = quota;
+      out.cpu_quota_file = file;
+    }
+    if (dir == at.stop || dir == "/" || !under(dir, at.stop)) break;
+    dir = parent_of(dir);
+  }
+}
+
+std::vector<MountEntry> read_mounts(Host& host) {
+  if (auto text = host.read("/proc/self/mountinfo"); text.ok()) return parse_mountinfo(*text);
+  if (auto old = host.read("/proc/mounts"); old.ok()) return parse_proc_mounts(*old);
+  return {};
+}
+
+std::vector<CgroupMembership> read_groups(Host& host) {
+  if (auto text = host.read("/proc/self/cgroup"); text.ok()) return parse_proc_self_cgroup(*text);
+  return {};
+}
+
 }  // namespace
 
 std::vector<CgroupMembership> parse_proc_self_cgroup(std::string_view text) {
@@ -248,6 +295,22 @@ std::vector<MountEntry> parse_proc_mounts(std::string_view text) {
   return out;
 }
 
+int CpuQuota::whole_cpus() const {
+  return int(std::max<std::uint64_t>(1, (quota_us + period_us - 1) / period_us));
+}
+
+std::optional<CpuQuota> parse_cpu_max(std::string_view text) {
+  auto words = split_words(trim(text));
+  if (words.empty() || words.size() > 2) return std::nullopt;
+  auto quota = parse_u64(words[0]);
+  auto period = words.size() == 2 ? parse_u64(words[1]) : std::optional<std::uint64_t>(100000);
+  // The kernel bounds the period to 1 ms-1 s and the quota to at least 1 ms.
+  constexpr std::uint64_t kMaxQuota = std::uint64_t{1} << 40;
+  if (!quota || !period || *quota == 0 || *period == 0 || *quota > kMaxQuota || *period > 1'000'000)
+    return std::nullopt;
+  return CpuQuota{*quota, *period};
+}
+
 std::optional<std::uint64_t> parse_cgroup_memory_limit(std::string_view text) {
   auto v = parse_u64(trim(text));
   // v1 writes "no limit" as the largest page-aligned signed value (9223372036854771712).
@@ -260,15 +323,10 @@ CgroupLimits read_cgroup_limits(Host& host) {
   // Under `hwsim run` this process is inside a simulated host whose /proc/self
   // is never covered: its cgroup is the real machine's, not the simulated one's.
   if (host.env("HWSIM_ROOT")) return out;
-  std::vector<MountEntry> mounts;
-  if (auto text = host.read("/proc/self/mountinfo"); text.ok())
-    mounts = parse_mountinfo(*text);
-  else if (auto old = host.read("/proc/mounts"); old.ok())
-    mounts = parse_proc_mounts(*old);
+  const std::vector<MountEntry> mounts = read_mounts(host);
   if (mounts.empty()) return out;
 
-  std::vector<CgroupMembership> groups;
-  if (auto text = host.read("/proc/self/cgroup"); text.ok()) groups = parse_proc_self_cgroup(*text);
+  const std::vector<CgroupMembership> groups = read_groups(host);
   std::optional<std::string> legacy;  // /proc/self/cpuset: the cpuset path, before cgroups
   if (auto text = host.read("/proc/self/cpuset"); text.ok()) {
     std::string path(trim(*text));
@@ -278,10 +336,13 @@ CgroupLimits read_cgroup_limits(Host& host) {
   auto v2 = locate_v2(mounts, groups);
   auto cpuset = locate_v1(mounts, groups, "cpuset", legacy);
   auto memory = locate_v1(mounts, groups, "memory", std::nullopt);
+  auto cpu = locate_v1(mounts, groups, "cpu", std::nullopt);
   if (!cpuset) cpuset = v2;
   if (!memory) memory = v2;
+  if (!cpu) cpu = v2;
   if (cpuset) read_cpuset(host, *cpuset, out);
   if (memory) read_memory(host, *memory, out);
+  if (cpu) read_cpu_quota(host, *cpu, out);
   const auto& main = cpuset && (out.cpus || out.mems) ? cpuset : memory ? memory : cpuset;
   if (main) {
     out.version = main->version;
@@ -291,6 +352,24 @@ CgroupLimits read_cgroup_limits(Host& host) {
         out.path = g.path;
     if (out.path.empty() && legacy) out.path = *legacy;
   }
+  return out;
+}
+
+CgroupFolder locate_cgroup_folder(Host& host, const std::string& controller) {
+  CgroupFolder out;
+  if (host.env("HWSIM_ROOT")) return out;  // as read_cgroup_limits: the real machine's
+  const std::vector<MountEntry> mounts = read_mounts(host);
+  if (mounts.empty()) return out;
+  const std::vector<CgroupMembership> groups = read_groups(host);
+  auto at = locate_v1(mounts, groups, controller, std::nullopt);
+  if (!at) at = locate_v2(mounts, groups);
+  if (!at) return out;
+  out.version = at->version;
+  out.dir = at->dir;
+  for (const auto& g : groups)
+    if ((at->version == 2 && g.hierarchy == "0") ||
+        (at->version == 1 && has(g.controllers, controller)))
+      out.path = g.path;
   return out;
 }
 

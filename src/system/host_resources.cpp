@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -194,6 +195,17 @@ std::string cpu_list_text(const std::vector<int>& ids) {
   return out;
 }
 
+std::string cpu_quota_text(const CpuQuota& q) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.2f", q.cpus());
+  std::string n = buf;
+  while (n.back() == '0') n.pop_back();
+  if (n.back() == '.') n.pop_back();
+  std::string text = "CPU time of " + n + (n == "1" ? " CPU" : " CPUs");
+  if (n.find('.') != std::string::npos) text += ", counted as " + std::to_string(q.whole_cpus());
+  return text;
+}
+
 std::string cpu_counts_text(const CpuCounts& c) {
   auto plural = [](int n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -281,6 +293,15 @@ HostResources scan_host_resources(Host& host, std::vector<Warning>& warnings) {
                              cpu_list_text(*r.cgroup.cpus));
   }
   r.usable_cpus = count(r.usable, places);
+  r.usable_cpu_count = static_cast<int>(r.usable.size());
+  if (const auto& q = r.cgroup.cpu_quota;
+      q && !r.usable.empty() && q->whole_cpus() < r.usable_cpu_count) {
+    r.usable_cpu_count = q->whole_cpus();
+    r.limited_by.push_back(cgroup_name + ": " + r.cgroup.cpu_quota_file + " " +
+                           std::to_string(q->quota_us) + " " + std::to_string(q->period_us) + " (" +
+                           cpu_quota_text(*q) + " of the " + std::to_string(r.usable.size()) +
+                           " CPUs it may run on)");
+  }
   r.usable_numa_nodes = r.numa_nodes;
   r.usable_memory_bytes = r.memory_bytes;
   if (r.cgroup.mems && !nodes.empty()) {

@@ -1,5 +1,5 @@
 // The host's CPUs, NUMA nodes and memory as lscpu and hwloc count them, and what
-// this process may use of them (its cgroup's cpuset and memory limit). Read from
+// this process may use of them (its cgroup's cpuset, CPU quota and memory limit). Read from
 // sysfs and procfs through the Host; every figure names where it came from.
 #pragma once
 
@@ -37,6 +37,9 @@ struct HostResources {
   CpuCounts usable_cpus;
   int usable_numa_nodes = 0;
   std::optional<std::uint64_t> usable_memory_bytes;
+  // min(the cpuset's CPUs, ceil(quota / period)): what a thread pool should
+  // size to. Equal to usable.size() when no quota binds.
+  int usable_cpu_count = 0;
   std::vector<std::string> limited_by;  // one line per limit that bites, with its file
   CgroupLimits cgroup;
 };
@@ -48,6 +51,9 @@ HostResources scan_host_resources(Host& host, std::vector<Warning>& warnings);
 
 // {0,1,2,3,8} -> "0-3,8", as the kernel writes CPU lists.
 std::string cpu_list_text(const std::vector<int>& ids);
+
+// "CPU time of 4 CPUs"; "CPU time of 2.5 CPUs, counted as 3".
+std::string cpu_quota_text(const CpuQuota& q);
 
 // "2 sockets, 16 cores, 32 threads" ("32 threads" alone when the rest is unknown).
 std::string cpu_counts_text(const CpuCounts& c);

@@ -93,6 +93,16 @@ EXTRA = {
         "heap_type 1\nsize_in_bytes 206141652992\nflags 0\nwidth 4096\n",
     ],
     "nvidia_smi_list": ["GPU 0: NVIDIA GB10 (UUID: GPU-00000000-0000-0000-0000-000000000000)\n"],
+    # Shapes of src/probe/nvidia_smi_mig.h: the table's MIG block, -lgip, -lgi.
+    "nvidia_smi_mig": [
+        "| MIG devices:                                                                            |\n"
+        "|==================+==================================+===========+=======================|\n"
+        "|  0    2   0   0  |              26MiB / 40448MiB    | 60      0 |  3   0    3    0    3 |\n"
+        "|                  |               0MiB / 24739MiB    |           |                       |\n",
+        "|   0  MIG 1g.10gb       19     7/7        9.75       No     16     1     0   |\n"
+        "|                                                             1     1     0   |\n",
+        "|   0  MIG 3g.40gb          9        2          0:4     |\n",
+    ],
     # The no-driver stderr of shared/real-captures/README.md, and link targets.
     "neuron_ls_json": [
         'level=fatal msg="Failed to load MLA system information" error="failed to discover '

@@ -28,6 +28,8 @@ TEST(NvidiaGpuInformation, TheModuleFile) {
   EXPECT_EQ(info.model, "NVIDIA GB10");
   EXPECT_EQ(info.uuid, "GPU-e73ebcc4-f277-c4ab-62ef-80e072915837");
   EXPECT_EQ(info.bus_location, "000f:01:00.0");
+  EXPECT_EQ(info.minor, 0u);  // /dev/nvidia0: what the device cgroup allows or denies
+  EXPECT_FALSE(parse_nvidia_gpu_information("Device Minor: \t 255\n").minor);  // nvidiactl's
   // Before the GPU is initialised the module prints question marks.
   EXPECT_EQ(parse_nvidia_gpu_information("GPU UUID: \t GPU-\?\?\?\?\?\?\?\?-\?\?\?\?\n").uuid, "");
   EXPECT_EQ(parse_nvidia_gpu_information("garbage\n\xff").model, "");

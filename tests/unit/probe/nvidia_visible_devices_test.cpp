@@ -33,5 +33,27 @@ TEST(CudaVisibleDevices, EmptyHidesEverything) {
   EXPECT_TRUE(parse_cuda_visible_devices("  ").tokens.empty());
 }
 
+// NVIDIA_VISIBLE_DEVICES as the container toolkit reads it (and the k8s device
+// plugin writes it: UUIDs by default, a directory with the volume-mounts strategy).
+TEST(NvidiaVisibleDevices, TheToolkitsValues) {
+  using Kind = NvidiaVisibleDevices::Kind;
+  EXPECT_EQ(parse_nvidia_visible_devices("all").kind, Kind::all);
+  EXPECT_EQ(parse_nvidia_visible_devices("none").kind, Kind::none);
+  // void and "" add nothing; CDI sets void and gives the devices itself.
+  EXPECT_EQ(parse_nvidia_visible_devices("void").kind, Kind::nothing_said);
+  EXPECT_EQ(parse_nvidia_visible_devices(" ").kind, Kind::nothing_said);
+  EXPECT_EQ(parse_nvidia_visible_devices(",").kind, Kind::nothing_said);
+  auto list = parse_nvidia_visible_devices(
+      "GPU-4b942b7f-033c-bb7f-519c-52081f3ddbea, MIG-3d7a9e7c-2f7b-5e6f-9d22-5a5c8e6f1a20,0:1,3");
+  EXPECT_EQ(list.kind, Kind::list);
+  EXPECT_EQ(list.tokens,
+            (std::vector<std::string>{"GPU-4b942b7f-033c-bb7f-519c-52081f3ddbea",
+                                      "MIG-3d7a9e7c-2f7b-5e6f-9d22-5a5c8e6f1a20", "0:1", "3"}));
+  auto dir = parse_nvidia_visible_devices("/var/run/nvidia-container-devices");
+  EXPECT_EQ(dir.kind, Kind::directory);
+  EXPECT_EQ(dir.directory, "/var/run/nvidia-container-devices");
+  EXPECT_EQ(parse_nvidia_visible_devices(std::string(5000, ',') + "x").tokens.size(), 1u);
+}
+
 }  // namespace
 }  // namespace hwaccel

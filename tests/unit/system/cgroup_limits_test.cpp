@@ -115,6 +115,71 @@ TEST(CgroupLimits, DockerOnCgroupV1WithANamespaceRoot) {
   EXPECT_FALSE(read_cgroup_limits(h).memory_limit);
 }
 
+// A Kubernetes container with resources.limits.cpu: "4" on a 32-CPU node
+// (cgroup v2, namespaced: the container's cgroup is the mount's root). The
+// cpuset allows all 32; cpu.max gives 4 CPUs' time.
+TEST(CgroupLimits, PodCpuQuotaOnCgroupV2) {
+  testing::FakeHost h;
+  h.files["/sys/devices/system/cpu/online"] = "0-31\n";
+  h.files["/proc/self/cgroup"] = "0::/\n";
+  h.files["/proc/self/mountinfo"] =
+      "1201 1190 0:31 / /sys/fs/cgroup ro,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw\n";
+  h.files["/sys/fs/cgroup/cpuset.cpus.effective"] = "0-31\n";
+  h.files["/sys/fs/cgroup/cpu.max"] = "400000 100000\n";
+  CgroupLimits c = read_cgroup_limits(h);
+  ASSERT_TRUE(c.cpu_quota);
+  EXPECT_EQ(c.cpu_quota->whole_cpus(), 4);
+  EXPECT_EQ(c.cpu_quota_file, "/sys/fs/cgroup/cpu.max");
+
+  std::vector<Warning> warnings;
+  HostResources r = scan_host_resources(h, warnings);
+  EXPECT_EQ(r.usable.size(), 32u);   // it may run on every CPU ...
+  EXPECT_EQ(r.usable_cpu_count, 4);  // ... for 4 CPUs' time
+  ASSERT_EQ(r.limited_by.size(), 1u);
+  EXPECT_EQ(r.limited_by[0],
+            "cgroup v2 /: /sys/fs/cgroup/cpu.max 400000 100000 (CPU time of 4 CPUs of the 32 "
+            "CPUs it may run on)");
+
+  // "max": no quota; a fraction counts up (2.5 CPUs' time keeps 3 threads busy).
+  h.files["/sys/fs/cgroup/cpu.max"] = "max 100000\n";
+  EXPECT_FALSE(read_cgroup_limits(h).cpu_quota);
+  h.files["/sys/fs/cgroup/cpu.max"] = "250000 100000\n";
+  r = scan_host_resources(h, warnings);
+  EXPECT_EQ(r.usable_cpu_count, 3);
+  EXPECT_EQ(cpu_quota_text(*r.cgroup.cpu_quota), "CPU time of 2.5 CPUs, counted as 3");
+  EXPECT_TRUE(warnings.empty());
+}
+
+// Docker --cpus=2 on cgroup v1: cpu.cfs_quota_us / cpu.cfs_period_us in the
+// cpu,cpuacct hierarchy; a quota above the cpuset's CPUs does not bind.
+TEST(CgroupLimits, DockerCfsQuotaOnCgroupV1) {
+  testing::FakeHost h;
+  h.files["/sys/devices/system/cpu/online"] = "0-7\n";
+  h.files["/proc/self/cgroup"] = "4:cpu,cpuacct:/docker/0123abcd\n11:cpuset:/docker/0123abcd\n";
+  h.files["/proc/self/mountinfo"] =
+      "700 690 0:60 /docker/0123abcd /sys/fs/cgroup/cpu,cpuacct ro,nosuid - cgroup cgroup "
+      "rw,cpu,cpuacct\n"
+      "701 690 0:61 /docker/0123abcd /sys/fs/cgroup/cpuset ro,nosuid - cgroup cgroup rw,cpuset\n";
+  h.files["/sys/fs/cgroup/cpuset/cpuset.cpus"] = "0-3\n";
+  h.files["/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us"] = "200000\n";
+  h.files["/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us"] = "100000\n";
+  std::vector<Warning> warnings;
+  HostResources r = scan_host_resources(h, warnings);
+  EXPECT_EQ(r.usable.size(), 4u);
+  EXPECT_EQ(r.usable_cpu_count, 2);
+  ASSERT_EQ(r.limited_by.size(), 2u);
+  EXPECT_EQ(r.limited_by[1],
+            "cgroup v1 /docker/0123abcd: /sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us 200000 "
+            "100000 (CPU time of 2 CPUs of the 4 CPUs it may run on)");
+
+  h.files["/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us"] = "-1\n";  // v1's "no quota"
+  EXPECT_FALSE(read_cgroup_limits(h).cpu_quota);
+  h.files["/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us"] = "800000\n";  // 8 CPUs' time, 4 CPUs
+  r = scan_host_resources(h, warnings);
+  EXPECT_EQ(r.usable_cpu_count, 4);
+  EXPECT_EQ(r.limited_by.size(), 1u);
+}
+
 TEST(CgroupLimits, NoCgroupAndGarbage) {
   testing::FakeHost none;
   EXPECT_EQ(read_cgroup_limits(none).version, 0);
@@ -157,6 +222,14 @@ TEST(CgroupLimits, Parsers) {
   EXPECT_EQ(old[0].fstype, "cpuset");
   EXPECT_EQ(parse_cgroup_memory_limit("max\n"), std::nullopt);
   EXPECT_EQ(parse_cgroup_memory_limit("1048576\n"), 1048576u);
+  EXPECT_EQ(parse_cpu_max("150000 100000\n")->whole_cpus(), 2);
+  EXPECT_EQ(parse_cpu_max("50000")->period_us, 100000u);
+  EXPECT_FALSE(parse_cpu_max("max 100000"));
+  EXPECT_FALSE(parse_cpu_max("0 100000"));
+  EXPECT_FALSE(parse_cpu_max("100000 0"));
+  EXPECT_FALSE(parse_cpu_max("100000 2000000"));  // the kernel's period is at most 1 s
+  EXPECT_FALSE(parse_cpu_max("1 2 3"));
+  EXPECT_FALSE(parse_cpu_max(""));
 }
 
 TEST(HostResources, NodeMeminfoSumsWithoutProcMeminfo) {
