@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/hwsim_run_cache.h"
 #include "sim/dev_nodes.h"
 #include "sim/kernel_fill.h"
 #include "sim/materialize.h"
@@ -26,17 +27,19 @@ struct RunArgs {
   bool no_namespace = false;
   bool verbose = false;
   bool keep = false;
-  bool latency = false;  // shims wait each run's recorded ms
+  bool latency = false;   // shims wait each run's recorded ms
+  bool no_cache = false;  // run: write the tree anew, in memory (no tree cache)
 };
 
 namespace {
 
-std::optional<Snapshot> load(const std::string& path) {
-  auto loaded = load_snapshot_file(path);
+std::optional<Snapshot> load(const std::string& path, std::string* text = nullptr) {
+  auto loaded = load_snapshot_file(path, text != nullptr);
   if (!loaded.snapshot) {
     std::cerr << "error: " << (loaded.error ? loaded.error->to_string() : path) << "\n";
     return std::nullopt;
   }
+  if (text) *text = std::move(loaded.text);
   return std::move(loaded.snapshot);
 }
 
@@ -207,11 +210,15 @@ RunCommand add_run_command(CLI::App& app) {
   cmd->add_flag("--latency", args->latency,
                 "Shims wait each run's recorded wall time (ms) before answering, so CMD "
                 "sees the recorded host's tool latencies (default: at once)");
+  cmd->add_flag("--no-cache", args->no_cache,
+                "Write the tree anew, in memory, instead of mounting it from the tree cache "
+                "($XDG_CACHE_HOME/hwsim/trees)");
   return {cmd, args};
 }
 
 int RunCommand::run() const {
-  auto snapshot = load(args->host_path);
+  std::string text;
+  auto snapshot = load(args->host_path, &text);
   if (!snapshot) return kExitBadInput;
   if (!refuse_unfit(*snapshot, args->host_path)) return kExitBadInput;
   std::string sleep;
@@ -225,25 +232,41 @@ int RunCommand::run() const {
   const auto shim_env = sim::run_environment(*snapshot, "");
   const auto real_path = shim_env.at("PATH").substr(1);  // without the (empty) shim folder
   const auto hide = real_tools_to_hide(*snapshot, real_path);
-  TreePlan plan = sim::plan_materialize(*snapshot, root, hide, sleep);
-  // Kept trees are written here, on disk; the others by the command's process in
-  // its namespace, to a tmpfs (sandbox_runner.h).
-  const bool write_here = args->keep || args->no_namespace || !plan.error.empty();
+  // A namespace run mounts its tree from the cache (written there once,
+  // hwsim_run_cache.h); kept and namespace-less trees are written here, on disk;
+  // the others by the command's process in its namespace, to a tmpfs.
+  RunTree cached;
+  const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
+  const std::string key = cacheable ? run_tree_key(text, hide, sleep) : "";
+  if (!key.empty()) cached = cached_run_tree(key, *snapshot, hide, sleep, args->verbose);
+  TreePlan plan;
+  if (cached.root.empty()) plan = sim::plan_materialize(*snapshot, root, hide, sleep);
+  const bool write_here =
+      cached.root.empty() && (args->keep || args->no_namespace || !plan.error.empty());
   if (auto why = write_here ? write_tree(plan, root) : ""; !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);
     return kExitCannotWrite;
   }
-  for (const auto& left : plan.warnings) std::cerr << "hwsim run: left out: " << left << "\n";
+  const auto& warnings = cached.root.empty() ? plan.warnings : cached.warnings;
+  const auto& notes = cached.root.empty() ? plan.notes : cached.notes;
+  for (const auto& left : warnings) std::cerr << "hwsim run: left out: " << left << "\n";
   if (args->verbose)
-    for (const auto& note : plan.notes) std::cerr << "hwsim run: note: " << note << "\n";
-  sim::MountPlan mounts = sim::plan_mounts(sim::with_implied(*snapshot));
+    for (const auto& note : notes) std::cerr << "hwsim run: note: " << note << "\n";
+  sim::MountPlan mounts = sim::plan_mounts(sim::with_implied_proc(*snapshot));
   SandboxSpec spec;
-  spec.tree = root;
-  if (!write_here) spec.plan = &plan;
+  spec.tree = cached.root.empty() ? root : cached.root;
+  if (!cached.root.empty()) {
+    spec.overlay_scratch = root;
+    spec.fresh_plan = [&snapshot, &cached, &hide, &sleep] {
+      return sim::plan_materialize(*snapshot, cached.root, hide, sleep);
+    };
+  } else if (!write_here) {
+    spec.plan = &plan;
+  }
   spec.argv = args->command;
-  spec.env = sim::run_environment(*snapshot, root + sim::kShimDir);
-  spec.env["HWSIM_ROOT"] = root;
+  spec.env = sim::run_environment(*snapshot, spec.tree + sim::kShimDir);
+  spec.env["HWSIM_ROOT"] = spec.tree;
   spec.hostname = snapshot->facts.hostname;
   spec.proc_present = mounts.proc_present;
   spec.proc_absent = mounts.proc_absent;

@@ -263,6 +263,24 @@ void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
   }
 }
 
+// The cached tree, read-only below a writable overlay whose upper layer is a
+// tmpfs on the run's own folder. "" or why not.
+std::string overlay_cached_tree(const SandboxSpec& spec) {
+  if (::mount("tmpfs", spec.overlay_scratch.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") !=
+      0)
+    return std::string("mount tmpfs: ") + std::strerror(errno);
+  Fd scratch(::open(spec.overlay_scratch.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  Fd lower(::open(spec.tree.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!scratch.ok() || !lower.ok()) return std::string("open: ") + std::strerror(errno);
+  if (::mkdirat(scratch.get(), "u", 0755) != 0 || ::mkdirat(scratch.get(), "w", 0700) != 0)
+    return std::string("mkdir (overlay layers): ") + std::strerror(errno);
+  const std::string options = "lowerdir=" + lower.proc_path() + ",upperdir=" + scratch.proc_path() +
+                              "/u,workdir=" + scratch.proc_path() + "/w";
+  if (::mount("overlay", spec.tree.c_str(), "overlay", MS_NOSUID, options.c_str()) != 0)
+    return std::string("overlay: ") + std::strerror(errno);
+  return "";
+}
+
 [[noreturn]] void child(const SandboxSpec& spec) {
   std::vector<std::string> uncovered, covered;
   char cwd_buf[4096];
@@ -271,7 +289,25 @@ void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
   std::string why = spec.use_namespace ? enter_namespace(uts) : "--no-namespace was given";
   if (why.empty() && ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     why = std::string("making / private: ") + std::strerror(errno);
-  if (spec.plan) {
+  if (why.empty() && !spec.overlay_scratch.empty()) {
+    if (auto failed = overlay_cached_tree(spec); !failed.empty()) {
+      say("the cached tree cannot be laid under an overlay here (" + failed +
+          "): written anew, in memory");
+      if (!spec.fresh_plan) {
+        say("error: no plan to write the tree from");
+        ::_exit(125);
+      }
+      const TreePlan fresh = spec.fresh_plan();
+      if (::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0) {
+        say(std::string("error: mount tmpfs on the tree: ") + std::strerror(errno));
+        ::_exit(125);
+      }
+      if (auto bad = write_tree(fresh, spec.tree); !bad.empty()) {
+        say("error: " + bad);
+        ::_exit(125);
+      }
+    }
+  } else if (spec.plan) {
     // In memory when we have a namespace: the tree of a big host is thousands of
     // files, and a disk makes each one cost.
     if (why.empty() &&
