@@ -51,6 +51,9 @@ RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
   TreePlan plan = sim::plan_materialize(snapshot, root, hide, sleep_program);
   if (!plan.error.empty()) return out;  // the caller says it
   if (auto why = store_cached_tree(cache, key, plan); !why.empty()) {
+    // Another run of the same tree published it first: that one is used.
+    if (CachedTree other = find_cached_tree(cache, key); other.hit)
+      return {root, std::move(other.warnings), std::move(other.notes), true};
     std::cerr << "hwsim run: note: the tree cannot be cached (" << why
               << "): it is written anew, in memory\n";
     return out;

@@ -116,8 +116,14 @@ std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
   return nodes;
 }
 
-// What a namespace cannot change, said where it differs from the host.
-void say_limits(const Snapshot& s) {
+// What a namespace cannot change, said where it differs from the host (and,
+// with -v, what it never changes).
+void say_limits(const Snapshot& s, bool verbose) {
+  if (verbose)
+    std::cerr << "hwsim run: limits: per-process files (/proc/self/cgroup, "
+                 "/proc/self/mountinfo, /proc/self/status) and the CPU's own answers (cpuid: "
+                 "lscpu's flags and hypervisor vendor) are this machine's; /proc/1/cgroup is "
+                 "the host's\n";
   LiveHost live;
   const Facts& here = live.facts();
   if (!s.facts.kernel.empty() && (here.kernel != s.facts.kernel || here.arch != s.facts.arch))
@@ -282,7 +288,7 @@ int RunCommand::run() const {
   spec.masks = container_markers(*snapshot);
   spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
-  if (!args->no_namespace) say_limits(*snapshot);
+  if (!args->no_namespace) say_limits(*snapshot, args->verbose);
 
   SandboxResult result = run_in_sandbox(spec);
   if (args->keep)

@@ -80,6 +80,18 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
   return false;
 }
 
+// This machine's `real` bound onto the tree's `rel` (a placeholder made for it,
+// reached without following any link in the tree).
+bool bind_into_tree(int tree, const std::string& real, const std::string& rel, Walk walk,
+                    std::string& why) {
+  Fd onto = open_in_tree(tree, rel, walk, why);
+  if (!onto.ok()) return false;
+  if (::mount(real.c_str(), onto.proc_path().c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0)
+    return true;
+  why = "mount --bind " + real + " (onto the tree's " + rel + "): " + std::strerror(errno);
+  return false;
+}
+
 // /dev of the simulated host, plus what any program needs to run at all.
 void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::string>& uncovered,
                std::vector<std::string>& covered) {
@@ -98,7 +110,7 @@ void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::str
     ::unlinkat(dev.get(), name, 0);
     int fd = ::openat(dev.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) ::close(fd);
-    if (!bind_from_tree(tree, real, real, Walk::open, why))
+    if (!bind_into_tree(tree, real, real, Walk::open, why))
       uncovered.push_back(real + " (basic device): " + why);
   }
   for (const char* name : {"pts", "shm", "mqueue"}) {
@@ -106,7 +118,7 @@ void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::str
     if (!is_dir(real)) continue;
     if (::fstatat(dev.get(), name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
       ::unlinkat(dev.get(), name, 0);
-    if (!bind_from_tree(tree, real, real, Walk::make_dirs, why))
+    if (!bind_into_tree(tree, real, real, Walk::make_dirs, why))
       uncovered.push_back(real + " (basic device): " + why);
   }
   for (auto [name, target] :

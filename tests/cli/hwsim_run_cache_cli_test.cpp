@@ -25,6 +25,7 @@ TEST(HwsimRunCache, ColdWarmAndUncachedRunsSeeTheSameHost) {
   const std::string reader =
       "sh -c 'cat /sys/devices/system/cpu/online /proc/cpuinfo | head -3; "
       "ls /sys/bus/pci/devices; test -c /dev/nvidia0 && echo char; nvidia-smi -L; "
+      "test -c /dev/null && echo null is a device; "
       "echo $HWSIM_ROOT | grep -c /hwsim/trees/'";
   const std::string run =
       bin("hwsim") + " run " + source_path("fixtures/hosts/gx10.yaml") + " -- " + reader;
@@ -38,6 +39,10 @@ TEST(HwsimRunCache, ColdWarmAndUncachedRunsSeeTheSameHost) {
   EXPECT_EQ(body(cold.out), body(uncached.out));
   EXPECT_EQ(warm.out, cold.out);
   EXPECT_NE(cold.out.find("char\n"), std::string::npos) << cold.out;
+  // This machine's /dev/null in the simulated /dev (not a placeholder file), and the
+  // tree's shims found where the cache is (/dev/shm, below the simulated /dev too).
+  EXPECT_NE(cold.out.find("null is a device\n"), std::string::npos) << cold.out;
+  EXPECT_NE(cold.out.find("GPU 0: NVIDIA GB10"), std::string::npos) << cold.out;
   EXPECT_EQ(cold.out.substr(cold.out.size() - 2), "1\n");
   EXPECT_EQ(uncached.out.substr(uncached.out.size() - 2), "0\n");
 
