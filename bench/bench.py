@@ -248,6 +248,49 @@ def recorded_latency_section(hwsim, hwaccel, others, host, base_env, runs):
     print(inside.stdout.strip() or f"(failed: {inside.stderr.strip()[-200:]})")
 
 
+def run_overhead_section(hwsim, base_env, runs):
+    """What `hwsim run HOST -- true` costs over `true` (issue 20: under 20 ms for
+    dgx-h100), with the tree cache cold (a fresh cache folder per run), warm, and
+    off (the tree written anew to tmpfs); peers measured in the same run."""
+    print("\n## `hwsim run` overhead: `hwsim run dgx-h100 -- true` against `true`\n")
+    host = "fixtures/hosts/dgx-h100.yaml"
+    probe = subprocess.run([hwsim, "run", "-v", host, "--", "true"], env=base_env,
+                           capture_output=True, text=True)
+    if probe.returncode != 0 or "no private mount namespace" in probe.stderr:
+        print(f"skipped: `hwsim run` cannot simulate the host here (exit {probe.returncode})")
+        return
+    cache = tempfile.mkdtemp(prefix="hwsim-bench-cache-", dir="/dev/shm"
+                             if os.path.isdir("/dev/shm") else None)
+    true = shutil.which("true") or "/bin/true"
+    print("| scenario | median | min | max | RSS MiB | over `true` (median) |")
+    print("|---|---|---|---|---|---|")
+    plain = measure("true", [true], base_env, runs)
+    print(row(plain))
+    cold_walls = []
+    for i in range(runs):
+        env = dict(base_env, HWSIM_TREE_CACHE=os.path.join(cache, f"cold{i}"))
+        wall, _, code = run_once([hwsim, "run", host, "--", true], env)
+        if code == 0:
+            cold_walls.append(wall * 1000)
+    rows = []
+    if cold_walls:
+        rows.append({"name": "hwsim run dgx-h100 -- true, cache cold (tree written to it)",
+                     "median": statistics.median(cold_walls), "min": min(cold_walls),
+                     "max": max(cold_walls), "rss": float("nan"), "runs": runs})
+    rows.append(measure("hwsim run dgx-h100 -- true, cache warm (tree mounted from it)",
+                        [hwsim, "run", host, "--", true],
+                        dict(base_env, HWSIM_TREE_CACHE=os.path.join(cache, "warm")), runs))
+    rows.append(measure("hwsim run dgx-h100 -- true, no cache (tree written to tmpfs)",
+                        [hwsim, "run", host, "--", true],
+                        dict(base_env, HWSIM_TREE_CACHE="off"), runs))
+    for r in rows:
+        extra = ""
+        if "median" in r and "median" in plain:
+            extra = f"+{r['median'] - plain['median']:.1f} ms"
+        print(row(r).rsplit("|", 2)[0] + f"| {extra} |")
+    shutil.rmtree(cache, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build-bench", help="folder with hwaccel and hwsim")
@@ -392,6 +435,7 @@ def main():
     others = [tuple(c.split("=", 1)) if "=" in c else (c, c) for c in args.compare_hwaccel]
     recorded_latency_section(hwsim, hwaccel, [(l, os.path.abspath(p)) for l, p in others],
                              latency_host(args.latency_host), base_env, runs)
+    run_overhead_section(hwsim, base_env, runs)
 
     plan = [hwaccel, "plan", "--host", "fixtures/hosts/dgx-h100.yaml", "--model", "Llama-3-70B"]
     probe = subprocess.run(plan, capture_output=True, text=True)

@@ -25,6 +25,15 @@ Snapshot with_implied(const Snapshot& snapshot, FilledPaths* filled) {
   return copy;
 }
 
+Snapshot with_implied_proc(const Snapshot& snapshot) {
+  Snapshot copy = snapshot;
+  if (!copy.facts.os.empty() && copy.facts.os != "linux") return copy;
+  FilledPaths filled;
+  Filler f(copy, filled);
+  fill_proc_identity(f);
+  return copy;
+}
+
 void Filler::file(const std::string& path, std::string bytes, const std::string& from) {
   if (recorded(path)) return;
   s.files.emplace(path, FileEntry::of_content(std::move(bytes)));

@@ -23,4 +23,8 @@ FilledPaths fill_implied(Snapshot& snapshot);
 // A copy of `snapshot` with the implied files (`filled`, if given, says which).
 Snapshot with_implied(const Snapshot& snapshot, FilledPaths* filled = nullptr);
 
+// The same for /proc only (what sim/mount_plan needs: the rest of the fill is
+// /sys, thousands of files on a big host, and costs `hwsim run` its speed).
+Snapshot with_implied_proc(const Snapshot& snapshot);
+
 }  // namespace hwaccel::sim

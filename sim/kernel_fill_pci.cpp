@@ -9,6 +9,12 @@
 // Bridges are not recorded: each device sits directly on a root bus named after
 // its own bus number (lspci -t and hwloc show no switches).
 //
+// Display devices bound to a DRM driver get their DRM minors where the snapshot
+// records no /sys/class/drm (drivers/gpu/drm/drm_sysfs.c): DEV/drm/cardN and
+// renderD(128+M) with `dev` and `uevent`, and /sys/class/drm/* links to them;
+// cards and render nodes are numbered separately, in bus order (a server's BMC
+// VGA, ast or mgag200, takes a card and no render node).
+//
 // Also /sys/class/dmi/id, which the kernel makes a link to /sys/devices/virtual/dmi/id.
 #include <cctype>
 #include <charconv>
@@ -86,6 +92,53 @@ std::string config_space(long long vendor, long long device, long long cls, long
   return c;
 }
 
+// Whether the driver makes DRM minors for its devices: 1 a card, 2 a card and a
+// render node, 0 none. nvidia only with nvidia-drm (recorded as loaded or by a
+// /dev/dri card node).
+int drm_kind(const Snapshot& s, const std::string& driver) {
+  if (driver == "ast" || driver == "mgag200") return 1;
+  if (driver == "amdgpu" || driver == "radeon" || driver == "nouveau" || driver == "i915" ||
+      driver == "xe")
+    return 2;
+  if (driver != "nvidia") return 0;
+  if (s.files.count("/sys/module/nvidia_drm")) return 2;
+  auto it = s.files.lower_bound("/dev/dri/card");
+  return it != s.files.end() && it->first.rfind("/dev/dri/card", 0) == 0 ? 2 : 0;
+}
+
+void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>& displays) {
+  const std::string cls = "/sys/class/drm";
+  auto below = f.s.files.lower_bound(cls);
+  if (below != f.s.files.end() && (below->first == cls || below->first.rfind(cls + "/", 0) == 0))
+    return;  // recorded: what the host had
+  int card = 0, render = 128;
+  for (const auto& [bdf, driver] : displays) {
+    int kind = drm_kind(f.s, driver);
+    if (kind == 0) continue;
+    const std::string dev = "/sys/devices/pci" + bdf.substr(0, 7) + "/" + bdf;
+    const std::string why =
+        "a DRM minor of the recorded " + driver + " device (numbered in bus order)";
+    auto minor = [&](const std::string& name, int number) {
+      const std::string d = dev + "/drm/" + name;
+      f.file(d + "/dev", "226:" + std::to_string(number) + "\n", why);
+      f.file(d + "/uevent",
+             "MAJOR=226\nMINOR=" + std::to_string(number) + "\nDEVNAME=dri/" + name +
+                 "\nDEVTYPE=drm_minor\n",
+             why);
+      f.link(d + "/device", "../../../" + bdf, why);
+      f.link(cls + "/" + name, "../../devices/pci" + bdf.substr(0, 7) + "/" + bdf + "/drm/" + name,
+             why);
+    };
+    minor("card" + std::to_string(card), card);
+    ++card;
+    if (kind == 2) {
+      minor("renderD" + std::to_string(render), render);
+      ++render;
+    }
+  }
+  if (card > 0) f.file(cls + "/version", "drm 1.1.0 20060810\n", "the DRM core's version line");
+}
+
 }  // namespace
 
 void fill_pci(Filler& f, const CpuModel& m) {
@@ -101,6 +154,7 @@ void fill_pci(Filler& f, const CpuModel& m) {
   for (std::size_t i = 0; i < m.cpus.size(); ++i)
     node_cpus[m.cpus[i].node].push_back(static_cast<int>(i));
   std::map<std::string, std::vector<std::string>> by_driver;  // driver -> device folders
+  std::vector<std::pair<std::string, std::string>> displays;  // (bdf, driver), class 0x03
   for (const auto& bdf : bdfs) {
     const std::string at = kBus + bdf;
     auto rec = s.files.find(at);
@@ -140,6 +194,8 @@ void fill_pci(Filler& f, const CpuModel& m) {
     long long sv = hex_value(f.read(d + "subsystem_vendor")),
               sd = hex_value(f.read(d + "subsystem_device"));
     if (vendor < 0 || device < 0) continue;
+    if (cls >> 16 == 0x03 && drv != s.files.end() && drv->second.kind == FileEntry::Kind::link)
+      displays.emplace_back(bdf, drv->second.target.substr(drv->second.target.rfind('/') + 1));
     const std::string from = "the device's recorded vendor, device, class, revision, subsystem";
     f.file(d + "revision", rev < 0 ? "0x00\n" : *f.read(d + "revision"),
            rev < 0 ? "not recorded: 0x00" : from);
@@ -176,6 +232,7 @@ void fill_pci(Filler& f, const CpuModel& m) {
       f.link(dir + bdf, "../../../../devices/pci" + bdf.substr(0, 7) + "/" + bdf,
              "the devices whose recorded driver link names " + drv);
   }
+  fill_drm(f, displays);
 }
 
 void fill_dmi(Filler& f) {

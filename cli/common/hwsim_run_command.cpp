@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/hwsim_run_cache.h"
 #include "sim/dev_nodes.h"
 #include "sim/emulate/emulator_plan.h"
 #include "sim/kernel_fill.h"
@@ -28,17 +29,19 @@ struct RunArgs {
   bool no_namespace = false;
   bool verbose = false;
   bool keep = false;
-  bool latency = false;  // shims wait each run's recorded ms
+  bool latency = false;   // shims wait each run's recorded ms
+  bool no_cache = false;  // run: write the tree anew, in memory (no tree cache)
 };
 
 namespace {
 
-std::optional<Snapshot> load(const std::string& path) {
-  auto loaded = load_snapshot_file(path);
+std::optional<Snapshot> load(const std::string& path, std::string* text = nullptr) {
+  auto loaded = load_snapshot_file(path, text != nullptr);
   if (!loaded.snapshot) {
     std::cerr << "error: " << (loaded.error ? loaded.error->to_string() : path) << "\n";
     return std::nullopt;
   }
+  if (text) *text = std::move(loaded.text);
   return std::move(loaded.snapshot);
 }
 
@@ -158,8 +161,14 @@ std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
   return nodes;
 }
 
-// What a namespace cannot change, said where it differs from the host.
-void say_limits(const Snapshot& s) {
+// What a namespace cannot change, said where it differs from the host (and,
+// with -v, what it never changes).
+void say_limits(const Snapshot& s, bool verbose) {
+  if (verbose)
+    std::cerr << "hwsim run: limits: per-process files (/proc/self/cgroup, "
+                 "/proc/self/mountinfo, /proc/self/status) and the CPU's own answers (cpuid: "
+                 "lscpu's flags and hypervisor vendor) are this machine's; /proc/1/cgroup is "
+                 "the host's\n";
   LiveHost live;
   const Facts& here = live.facts();
   if (!s.facts.kernel.empty() && (here.kernel != s.facts.kernel || here.arch != s.facts.arch))
@@ -285,11 +294,15 @@ RunCommand add_run_command(CLI::App& app) {
   cmd->add_flag("--latency", args->latency,
                 "Shims wait each run's recorded wall time (ms) before answering, so CMD "
                 "sees the recorded host's tool latencies (default: at once)");
+  cmd->add_flag("--no-cache", args->no_cache,
+                "Write the tree anew, in memory, instead of mounting it from the tree cache "
+                "($XDG_CACHE_HOME/hwsim/trees)");
   return {cmd, args};
 }
 
 int RunCommand::run() const {
-  auto snapshot = load(args->host_path);
+  std::string text;
+  auto snapshot = load(args->host_path, &text);
   if (!snapshot) return kExitBadInput;
   if (!refuse_unfit(*snapshot, args->host_path)) return kExitBadInput;
   std::string sleep;
@@ -303,31 +316,50 @@ int RunCommand::run() const {
   const auto shim_env = sim::run_environment(*snapshot, "");
   const auto real_path = shim_env.at("PATH").substr(1);  // without the (empty) shim folder
   const auto hide = real_tools_to_hide(*snapshot, real_path);
-  TreePlan plan = sim::plan_materialize(*snapshot, root, hide, sleep);
-  // Kept trees are written here, on disk; the others by the command's process in
-  // its namespace, to a tmpfs (sandbox_runner.h).
-  const bool write_here = args->keep || args->no_namespace || !plan.error.empty();
-  // The emulator: in a tree on disk a link to this program; in the namespace's
-  // tmpfs a placeholder this program is bound over, its log bound from outside.
+  // The emulator: in a tree on disk a link to this program; in the namespace a
+  // placeholder this program is bound over, its log bound from outside.
   const std::string emulator = emulator_program(*snapshot);
+  // A namespace run mounts its tree from the cache (written there once,
+  // hwsim_run_cache.h); kept and namespace-less trees are written here, on disk;
+  // the others by the command's process in its namespace, to a tmpfs.
+  RunTree cached;
+  const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
+  const std::string key = cacheable ? run_tree_key(text, hide, sleep) : "";
+  if (!key.empty())
+    cached = cached_run_tree(key, *snapshot, hide, sleep, !emulator.empty(), args->verbose);
+  TreePlan plan;
+  if (cached.root.empty()) plan = sim::plan_materialize(*snapshot, root, hide, sleep);
+  const bool write_here =
+      cached.root.empty() && (args->keep || args->no_namespace || !plan.error.empty());
+  if (cached.root.empty()) sim::plan_emulator(plan, emulator, write_here);
   std::string log_dir;
-  sim::plan_emulator(plan, emulator, write_here);
   if (!write_here && !emulator.empty()) log_dir = emulator_log_dir(error);
   if (auto why = write_here ? write_tree(plan, root) : ""; !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);
     return kExitCannotWrite;
   }
-  for (const auto& left : plan.warnings) std::cerr << "hwsim run: left out: " << left << "\n";
+  const auto& warnings = cached.root.empty() ? plan.warnings : cached.warnings;
+  const auto& notes = cached.root.empty() ? plan.notes : cached.notes;
+  for (const auto& left : warnings) std::cerr << "hwsim run: left out: " << left << "\n";
   if (args->verbose)
-    for (const auto& note : plan.notes) std::cerr << "hwsim run: note: " << note << "\n";
-  sim::MountPlan mounts = sim::plan_mounts(sim::with_implied(*snapshot));
+    for (const auto& note : notes) std::cerr << "hwsim run: note: " << note << "\n";
+  sim::MountPlan mounts = sim::plan_mounts(sim::with_implied_proc(*snapshot));
   SandboxSpec spec;
-  spec.tree = root;
-  if (!write_here) spec.plan = &plan;
+  spec.tree = cached.root.empty() ? root : cached.root;
+  if (!cached.root.empty()) {
+    spec.overlay_scratch = root;
+    spec.fresh_plan = [&snapshot, &cached, &hide, &sleep, &emulator] {
+      TreePlan fresh = sim::plan_materialize(*snapshot, cached.root, hide, sleep);
+      sim::plan_emulator(fresh, emulator, false);
+      return fresh;
+    };
+  } else if (!write_here) {
+    spec.plan = &plan;
+  }
   spec.argv = args->command;
-  spec.env = sim::run_environment(*snapshot, root + sim::kShimDir);
-  spec.env["HWSIM_ROOT"] = root;
+  spec.env = sim::run_environment(*snapshot, spec.tree + sim::kShimDir);
+  spec.env["HWSIM_ROOT"] = spec.tree;
   spec.hostname = snapshot->facts.hostname;
   spec.proc_present = mounts.proc_present;
   spec.proc_absent = mounts.proc_absent;
@@ -344,7 +376,7 @@ int RunCommand::run() const {
   simulate_nvml(spec.masks, spec.use_namespace, args->verbose);
   spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
-  if (!args->no_namespace) say_limits(*snapshot);
+  if (!args->no_namespace) say_limits(*snapshot, args->verbose);
 
   if (!log_dir.empty()) {
     spec.tree_binds.push_back({emulator, sim::kEmulatorFile});

@@ -80,6 +80,18 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
   return false;
 }
 
+// This machine's `real` bound onto the tree's `rel` (a placeholder made for it,
+// reached without following any link in the tree).
+bool bind_into_tree(int tree, const std::string& real, const std::string& rel, Walk walk,
+                    std::string& why) {
+  Fd onto = open_in_tree(tree, rel, walk, why);
+  if (!onto.ok()) return false;
+  if (::mount(real.c_str(), onto.proc_path().c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0)
+    return true;
+  why = "mount --bind " + real + " (onto the tree's " + rel + "): " + std::strerror(errno);
+  return false;
+}
+
 // /dev of the simulated host, plus what any program needs to run at all.
 void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::string>& uncovered,
                std::vector<std::string>& covered) {
@@ -98,7 +110,7 @@ void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::str
     ::unlinkat(dev.get(), name, 0);
     int fd = ::openat(dev.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) ::close(fd);
-    if (!bind_from_tree(tree, real, real, Walk::open, why))
+    if (!bind_into_tree(tree, real, real, Walk::open, why))
       uncovered.push_back(real + " (basic device): " + why);
   }
   for (const char* name : {"pts", "shm", "mqueue"}) {
@@ -106,7 +118,7 @@ void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::str
     if (!is_dir(real)) continue;
     if (::fstatat(dev.get(), name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
       ::unlinkat(dev.get(), name, 0);
-    if (!bind_from_tree(tree, real, real, Walk::make_dirs, why))
+    if (!bind_into_tree(tree, real, real, Walk::make_dirs, why))
       uncovered.push_back(real + " (basic device): " + why);
   }
   for (auto [name, target] :
@@ -278,6 +290,24 @@ void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
   }
 }
 
+// The cached tree, read-only below a writable overlay whose upper layer is a
+// tmpfs on the run's own folder. "" or why not.
+std::string overlay_cached_tree(const SandboxSpec& spec) {
+  if (::mount("tmpfs", spec.overlay_scratch.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") !=
+      0)
+    return std::string("mount tmpfs: ") + std::strerror(errno);
+  Fd scratch(::open(spec.overlay_scratch.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  Fd lower(::open(spec.tree.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!scratch.ok() || !lower.ok()) return std::string("open: ") + std::strerror(errno);
+  if (::mkdirat(scratch.get(), "u", 0755) != 0 || ::mkdirat(scratch.get(), "w", 0700) != 0)
+    return std::string("mkdir (overlay layers): ") + std::strerror(errno);
+  const std::string options = "lowerdir=" + lower.proc_path() + ",upperdir=" + scratch.proc_path() +
+                              "/u,workdir=" + scratch.proc_path() + "/w";
+  if (::mount("overlay", spec.tree.c_str(), "overlay", MS_NOSUID, options.c_str()) != 0)
+    return std::string("overlay: ") + std::strerror(errno);
+  return "";
+}
+
 [[noreturn]] void child(const SandboxSpec& spec) {
   std::vector<std::string> uncovered, covered;
   char cwd_buf[4096];
@@ -286,7 +316,25 @@ void hide_stand_in_shims(const SandboxSpec& spec, int tree) {
   std::string why = spec.use_namespace ? enter_namespace(uts) : "--no-namespace was given";
   if (why.empty() && ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     why = std::string("making / private: ") + std::strerror(errno);
-  if (spec.plan) {
+  if (why.empty() && !spec.overlay_scratch.empty()) {
+    if (auto failed = overlay_cached_tree(spec); !failed.empty()) {
+      say("the cached tree cannot be laid under an overlay here (" + failed +
+          "): written anew, in memory");
+      if (!spec.fresh_plan) {
+        say("error: no plan to write the tree from");
+        ::_exit(125);
+      }
+      const TreePlan fresh = spec.fresh_plan();
+      if (::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0) {
+        say(std::string("error: mount tmpfs on the tree: ") + std::strerror(errno));
+        ::_exit(125);
+      }
+      if (auto bad = write_tree(fresh, spec.tree); !bad.empty()) {
+        say("error: " + bad);
+        ::_exit(125);
+      }
+    }
+  } else if (spec.plan) {
     // In memory when we have a namespace: the tree of a big host is thousands of
     // files, and a disk makes each one cost.
     if (why.empty() &&

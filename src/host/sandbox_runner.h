@@ -10,6 +10,7 @@
 // where a shim may go).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -26,6 +27,13 @@ struct SandboxSpec {
   // mounted there in its namespace (nothing reaches the disk, and it is gone with
   // the namespace); on disk where no namespace can be had. Null: already written.
   const TreePlan* plan = nullptr;
+  // Non-empty: `tree` is a cached entry (src/host/tree_cache.h) that must not be
+  // written: in its namespace the child mounts a tmpfs on this private folder and
+  // lays `tree` under an overlay whose writes (device nodes, scratch) land there.
+  // Where the overlay is refused, a tmpfs goes on `tree` and `fresh_plan()` is
+  // written into it instead.
+  std::string overlay_scratch;
+  std::function<TreePlan()> fresh_plan;
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // the whole environment of the command
   std::string hostname;                    // "" keeps the real one

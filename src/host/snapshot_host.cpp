@@ -214,7 +214,7 @@ std::vector<std::vector<std::string>> SnapshotHost::misses() const {
   return sorted;
 }
 
-LoadedSnapshot load_snapshot_file(const std::string& path) {
+LoadedSnapshot load_snapshot_file(const std::string& path, bool keep_text) {
   LoadedSnapshot loaded;
   // One byte past the limit is enough for parse_snapshot to refuse it with its
   // own message, without reading a huge file whole.
@@ -238,6 +238,7 @@ LoadedSnapshot load_snapshot_file(const std::string& path) {
     loaded.error = std::move(error);
   } else {
     loaded.snapshot = std::move(snapshot);
+    if (keep_text) loaded.text = std::move(*text);
   }
   return loaded;
 }

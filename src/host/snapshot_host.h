@@ -58,7 +58,8 @@ class SnapshotHost : public Host {
 struct LoadedSnapshot {
   std::optional<Snapshot> snapshot;
   std::optional<SnapshotError> error;
+  std::string text;  // the file's bytes, when asked for (`hwsim run` keys its tree cache by them)
 };
-LoadedSnapshot load_snapshot_file(const std::string& path);
+LoadedSnapshot load_snapshot_file(const std::string& path, bool keep_text = false);
 
 }  // namespace hwaccel

@@ -18,7 +18,7 @@ import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PCI = re.compile(r"/sys/bus/pci/devices/([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])/"
-                 r"(vendor|device|driver|numa_node)$")
+                 r"(vendor|device|class|driver|numa_node)$")
 
 
 def facts_of(snapshot):
@@ -56,7 +56,35 @@ def facts_of(snapshot):
     nodes = max([sockets] + [n + 1 for n in numa])
     chars = sorted(p for p, e in files.items()
                    if p.startswith("/dev/") and isinstance(e, dict) and e.get("type") == "char")
-    return {"os": f.get("os", "linux"), "cpus": cpus, "sockets": sockets, "threads": threads,
+    # /sys/class/drm: what the snapshot records, else the fill's DRM minors of the
+    # display devices bound to a DRM driver (cards and render nodes in bus order).
+    drm = {}
+    rec = files.get("/sys/class/drm")
+    below = {p.split("/")[4] for p in files if p.startswith("/sys/class/drm/")}
+    if isinstance(rec, dict) and "dir" in rec:
+        drm = {n: None for n in list(rec["dir"]) + sorted(below)}
+    elif rec is not None or below:
+        drm = {n: None for n in below}
+    else:
+        card, render = 0, 128
+        nvidia_drm = "/sys/module/nvidia_drm" in files or any(
+            p.startswith("/dev/dri/card") for p in files)
+        for bdf in sorted(pci):
+            d = pci[bdf]
+            if not d.get("class", "").startswith("0x03"):
+                continue
+            drv = d.get("driver")
+            kind = 1 if drv in ("ast", "mgag200") else 2 if drv in (
+                "amdgpu", "radeon", "nouveau", "i915", "xe") or (drv == "nvidia" and nvidia_drm) else 0
+            if kind:
+                drm["card%d" % card] = bdf
+                card += 1
+            if kind == 2:
+                drm["renderD%d" % render] = bdf
+                render += 1
+        if drm:
+            drm["version"] = None
+    return {"os": f.get("os", "linux"), "cpus": cpus, "drm": drm, "sockets": sockets, "threads": threads,
             "mem_kb": int(mem.group(1)) if mem else 0, "pci": pci, "nodes": nodes,
             "chars": chars}
 
@@ -287,6 +315,18 @@ def checks(fx, out, gpus=(), devices=(), tools=()):
         m = re.search(r"^Mem:\s+(\d+)", s["free"][1], re.M)
         check("free -b", m and int(m.group(1)) == fx["mem_kb"] * 1024,
               "total %s, want %d" % (m.group(1) if m else "?", fx["mem_kb"] * 1024))
+    if have("ls-drm"):
+        got = {}
+        for line in s["ls-drm"][1].splitlines():
+            parts = line.split()
+            if len(parts) >= 9 and re.match(r"[-dlcbps][-rwxsStT]{9}", line):
+                arrow = parts.index("->") if "->" in parts else None
+                got[parts[arrow - 1] if arrow else parts[-1]] = parts[-1] if arrow else None
+        bad = sorted(set(got) ^ set(fx["drm"]))
+        bad += [n for n, bdf in fx["drm"].items()
+                if bdf and not (got.get(n) or "").endswith("/%s/drm/%s" % (bdf, n))]
+        check("ls -l /sys/class/drm", not bad, "differs: " + ", ".join(bad[:3]) if bad
+              else "%d entries, links into their devices" % len(got))
     if have("ls-dev"):
         listed, where = {}, "/dev"
         for line in s["ls-dev"][1].splitlines():

@@ -24,6 +24,7 @@ run lstopo lstopo-no-graphics --of xml
 run numactl numactl -H
 run getconf getconf _NPROCESSORS_CONF
 run free free -b
+run ls-drm ls -l /sys/class/drm
 run ls-dev ls -l /dev /dev/dri /dev/accel /dev/vfio /dev/nvidia-caps
 echo "=== test-nvidia0"
 if test -c /dev/nvidia0; then echo char; else echo none; fi

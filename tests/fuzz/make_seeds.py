@@ -226,6 +226,19 @@ def from_fixtures(seeds):
                     seeds.add(target, run)
                 if err:
                     seeds.add(target if target in OTHER_TOOL_TARGETS.values() else "nvidia_smi_errors", err)
+        # The kernel fill's input (tests/fuzz/kernel_fill_fuzz.cpp): a CPU count byte,
+        # then cpuinfo, meminfo and one PCI device's attributes, NUL-separated.
+        def text_of(p):
+            e = files.get(p)
+            return e if isinstance(e, str) else ""
+        pci = sorted({p.split("/")[5] for p in files if p.startswith("/sys/bus/pci/devices/")
+                      and len(p.split("/")) > 6})
+        dev = "/sys/bus/pci/devices/" + (pci[0] if pci else "none") + "/"
+        link = files.get(dev + "driver")
+        parts = [text_of("/proc/cpuinfo")[:16384], text_of("/proc/meminfo")] + [
+            text_of(dev + a) for a in ("vendor", "device", "class", "revision", "numa_node")] + [
+            link.get("link", "") if isinstance(link, dict) else ""]
+        seeds.add("kernel_fill", chr(int((doc.get("facts") or {}).get("cpus") or 1) % 64) + "\0".join(parts))
         visible = (doc.get("env") or {}).get("CUDA_VISIBLE_DEVICES")
         if visible is not None:
             seeds.add("nvidia_visible_devices", str(visible))

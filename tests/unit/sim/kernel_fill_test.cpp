@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "sim/dev_nodes.h"
 #include "sim/kernel_fill_parts.h"
 
@@ -45,6 +47,69 @@ TEST(KernelFill, PciDevicesMoveToTheKernelsPlaceWithAConfigAndDriver) {
   EXPECT_EQ(s.files.at("/sys/devices/virtual/dmi/id/sys_vendor").bytes, "NVIDIA\n");
   EXPECT_EQ(s.files.at("/proc/sys/kernel/osrelease").bytes, "6.8.0-1-generic\n");
   EXPECT_EQ(filled.at("/proc/sys/kernel/osrelease"), "facts.kernel");
+}
+
+// A server's BMC VGA (ast) and two amdgpu GPUs: cards in bus order, render nodes
+// only for the GPUs, each /sys/class/drm entry a link into its device's folder;
+// an NVIDIA GPU without nvidia-drm gets none.
+TEST(KernelFill, DisplayDevicesGetTheirDrmMinors) {
+  Snapshot s;
+  s.facts.os = "linux";
+  s.facts.cpus = 4;
+  auto device = [&](const std::string& bdf, const char* vendor, const char* cls, const char* drv) {
+    const std::string bus = "/sys/bus/pci/devices/" + bdf + "/";
+    s.files[bus + "vendor"] = FileEntry::of_content(vendor);
+    s.files[bus + "device"] = FileEntry::of_content("0x1234\n");
+    s.files[bus + "class"] = FileEntry::of_content(cls);
+    s.files[bus + "driver"] = FileEntry::of_link(std::string("../../../../bus/pci/drivers/") + drv);
+  };
+  device("0000:02:00.0", "0x1a03\n", "0x030000\n", "ast");
+  device("0000:26:00.0", "0x1002\n", "0x038000\n", "amdgpu");
+  device("0000:46:00.0", "0x1002\n", "0x038000\n", "amdgpu");
+  device("0000:65:00.0", "0x10de\n", "0x030200\n", "nvidia");
+  device("0000:85:00.0", "0x15b3\n", "0x020700\n", "mlx5_core");
+  fill_implied(s);
+  EXPECT_EQ(s.files.at("/sys/class/drm/card0").target,
+            "../../devices/pci0000:02/0000:02:00.0/drm/card0");
+  EXPECT_EQ(s.files.at("/sys/class/drm/card2").target,
+            "../../devices/pci0000:46/0000:46:00.0/drm/card2");
+  EXPECT_EQ(s.files.at("/sys/class/drm/renderD128").target,
+            "../../devices/pci0000:26/0000:26:00.0/drm/renderD128");
+  EXPECT_EQ(s.files.at("/sys/devices/pci0000:26/0000:26:00.0/drm/renderD128/dev").bytes,
+            "226:128\n");
+  EXPECT_EQ(s.files.at("/sys/devices/pci0000:46/0000:46:00.0/drm/card2/device").target,
+            "../../../0000:46:00.0");
+  EXPECT_FALSE(s.files.count("/sys/class/drm/card3"));       // nvidia without nvidia-drm
+  EXPECT_FALSE(s.files.count("/sys/class/drm/renderD130"));  // nor the NIC
+  // A recorded /sys/class/drm is the host's: nothing is added to it.
+  Snapshot recorded;
+  recorded.facts.os = "linux";
+  recorded.facts.cpus = 4;
+  recorded.files["/sys/class/drm"] = FileEntry::of_absent();
+  recorded.files["/sys/bus/pci/devices/0000:26:00.0/vendor"] = FileEntry::of_content("0x1002\n");
+  recorded.files["/sys/bus/pci/devices/0000:26:00.0/class"] = FileEntry::of_content("0x038000\n");
+  recorded.files["/sys/bus/pci/devices/0000:26:00.0/driver"] =
+      FileEntry::of_link("../../../../bus/pci/drivers/amdgpu");
+  fill_implied(recorded);
+  EXPECT_FALSE(recorded.files.count("/sys/class/drm/card0"));
+}
+
+// `hwsim run` plans its /proc mounts from the /proc part of the fill alone.
+TEST(KernelFill, TheProcOnlyFillGivesTheWholeFillsProc) {
+  Snapshot s;
+  s.facts.os = "linux";
+  s.facts.cpus = 8;
+  s.facts.kernel = "6.8.0";
+  s.files["/proc/cpuinfo"] = FileEntry::of_content("processor\t: 0\ncache size\t: 1024 KB\n");
+  s.files["/sys/bus/pci/devices/0000:1b:00.0/vendor"] = FileEntry::of_content("0x10de\n");
+  auto proc_of = [](const Snapshot& x) {
+    std::map<std::string, std::string> out;
+    for (const auto& [p, e] : x.files)
+      if (p.rfind("/proc/", 0) == 0) out[p] = e.bytes + std::to_string(static_cast<int>(e.kind));
+    return out;
+  };
+  EXPECT_EQ(proc_of(with_implied_proc(s)), proc_of(with_implied(s)));
+  EXPECT_FALSE(with_implied_proc(s).files.count("/sys/devices/system/cpu/online"));
 }
 
 TEST(KernelFill, NeverOverARecordedPathNorIntoARecordedListing) {

@@ -1,0 +1,67 @@
+#include "cli/common/hwsim_run_cache.h"
+
+#include <iostream>
+
+#include "sim/emulate/emulator_plan.h"
+#include "sim/materialize.h"
+#include "src/host/sha256.h"
+
+namespace hwaccel::cli {
+
+std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::string>& hide,
+                         const std::string& sleep_program) {
+  const std::string build = program_build_id();
+  if (build.empty()) return "";
+  Sha256 h;
+  // Each part with its length: no two different runs give the same stream.
+  auto part = [&](std::string_view what, std::string_view bytes) {
+    h.update(what);
+    h.update(" " + std::to_string(bytes.size()) + "\n");
+    h.update(bytes);
+  };
+  part("hwsim-run-tree 1 build", build);
+  part("sleep", sleep_program);
+  for (const auto& name : hide) part("hide", name);
+  part("snapshot", snapshot_bytes);
+  return h.hex();
+}
+
+RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
+                        const std::set<std::string>& hide, const std::string& sleep_program,
+                        bool emulator, bool verbose) {
+  RunTree out;
+  std::string why_not;
+  const std::string base = default_tree_cache_base(why_not);
+  TreeCacheDir cache = base.empty() ? TreeCacheDir{"", why_not} : open_tree_cache(base);
+  if (cache.path.empty()) {
+    if (verbose || cache.why_not != "HWSIM_TREE_CACHE=off")
+      std::cerr << "hwsim run: note: no tree cache (" << cache.why_not
+                << "): the tree is written anew, in memory\n";
+    return out;
+  }
+  const std::string root = cached_tree_path(cache, key);
+  CachedTree found = find_cached_tree(cache, key);
+  if (!found.refused.empty())
+    std::cerr << "hwsim run: the cached tree " << root << " is refused (" << found.refused
+              << "): removed, and written anew\n";
+  if (found.hit) {
+    out = {root, std::move(found.warnings), std::move(found.notes), true};
+    if (verbose) std::cerr << "hwsim run: note: the tree is the cached " << root << "\n";
+    return out;
+  }
+  TreePlan plan = sim::plan_materialize(snapshot, root, hide, sleep_program);
+  if (!plan.error.empty()) return out;  // the caller says it
+  if (emulator) sim::plan_emulator(plan, "(bound by the run)", false);
+  if (auto why = store_cached_tree(cache, key, plan); !why.empty()) {
+    // Another run of the same tree published it first: that one is used.
+    if (CachedTree other = find_cached_tree(cache, key); other.hit)
+      return {root, std::move(other.warnings), std::move(other.notes), true};
+    std::cerr << "hwsim run: note: the tree cannot be cached (" << why
+              << "): it is written anew, in memory\n";
+    return out;
+  }
+  if (verbose) std::cerr << "hwsim run: note: the tree is written to the cache: " << root << "\n";
+  return {root, std::move(plan.warnings), std::move(plan.notes), false};
+}
+
+}  // namespace hwaccel::cli

@@ -1,0 +1,69 @@
+// `hwsim run`'s cache of written trees. A DGX H100's tree is ~14,000 files: writing
+// them (and planning them) costs far more than the command it runs, so each tree
+// is written once to BASE/hwsim/trees/KEY (BASE: default_tree_cache_base),
+// KEY = SHA-256 of the snapshot's bytes, hwsim's build id and the run's options,
+// and later runs mount it (read-only, under a tmpfs overlay) instead.
+//
+// An entry is trusted only when nobody but this user could have made it:
+// - `hwsim` and `trees` (and /dev/shm's hwsim-UID) are real folders (opened with O_NOFOLLOW, never
+// a link),
+//   owned by this user, mode 0700 (made so when missing); anything else: no cache;
+// - the entry is a real folder of ours, 0700, and its seal (trees/KEY.seal, a
+//   0600 regular file of ours) names KEY, the entry's inode, and the inode and
+//   change time of the entry's top folder and of every folder directly in it,
+//   as they were when the entry was published (an atomic rename of a complete
+//   tree). A planted entry (no seal, another seal, another folder moved in its
+//   place, a link) or a changed one (entries added or removed at its top, a
+//   chmod, a folder swapped) is refused, moved aside and removed without
+//   following any link in it, and written anew.
+// Not detected: this same user editing a file deep in the entry in place (they
+// could as well replace hwsim itself); checking every file would cost what the
+// cache saves (tens of ms for 14,000 stats).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/host/tree_writer.h"
+
+namespace hwaccel {
+
+struct TreeCacheDir {
+  std::string path;     // ".../hwsim/trees": usable when non-empty
+  std::string why_not;  // why there is no cache (empty when path is set)
+};
+
+// The base folder: $HWSIM_TREE_CACHE (absolute; `off`: no cache), else in memory:
+// $XDG_RUNTIME_DIR, else /dev/shm/hwsim-UID (a folder of ours, 0700, in the shared
+// one); else on disk: $XDG_CACHE_HOME, else $HOME/.cache. "" and `why_not` when none.
+std::string default_tree_cache_base(std::string& why_not);
+
+// `base`/hwsim/trees, each of the two made 0700 when missing and checked as
+// above. `base` itself is the user's own setting and is followed.
+TreeCacheDir open_tree_cache(const std::string& base);
+
+// Where the entry for `key` is (the root a plan for it must be made with).
+std::string cached_tree_path(const TreeCacheDir& cache, const std::string& key);
+
+struct CachedTree {
+  bool hit = false;
+  std::string refused;                // non-empty: an entry was there and was not trusted (why)
+  std::vector<std::string> warnings;  // the plan's, kept in the seal
+  std::vector<std::string> notes;
+};
+
+// A trusted entry for `key` (hit), else nothing; an untrusted one is removed
+// (`refused` says why).
+CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key);
+
+// Writes `plan` (made with root = cached_tree_path) into a private staging folder,
+// publishes it as the entry with one rename and seals it; then keeps at most
+// `keep` entries (the least recently used go). "" or what failed (nothing is then
+// left as an entry).
+std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
+                              const TreePlan& plan, int keep = 8);
+
+// The GNU build id of this program (hex), "" when it was linked without one.
+std::string program_build_id();
+
+}  // namespace hwaccel

@@ -1,0 +1,186 @@
+// `hwsim run`'s tree cache: a hit is the tree a fresh write gives; another key
+// misses; a planted or changed entry, a link, or a cache folder that is not this
+// user's alone is refused, and nothing outside the cache is touched.
+#include "src/host/tree_cache.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "src/host/sha256.h"
+
+namespace hwaccel {
+namespace {
+
+namespace fs = std::filesystem;
+using Kind = PlannedEntry::Kind;
+
+// Every entry below `root`: relative path, type, mode, bytes or link target.
+std::string listing(const std::string& root) {
+  std::ostringstream out;
+  std::vector<std::string> lines;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
+       ++it) {
+    const auto& p = it->path();
+    auto st = fs::symlink_status(p);
+    std::string line = fs::relative(p, root).string() + " " +
+                       std::to_string(static_cast<int>(st.type())) + " " +
+                       std::to_string(static_cast<unsigned>(st.permissions()));
+    if (fs::is_symlink(st)) {
+      line += " -> " + fs::read_symlink(p).string();
+    } else if (fs::is_regular_file(st)) {
+      std::ifstream in(p, std::ios::binary);
+      line += " " + std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    lines.push_back(line);
+  }
+  std::sort(lines.begin(), lines.end());
+  for (auto& l : lines) out << l << "\n";
+  return out.str();
+}
+
+class TreeCache : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    base_ = make_private_temp_dir("tree-cache-test-", error);
+    ASSERT_FALSE(base_.empty()) << error;
+    canary_ = base_ + "/canary";
+    fs::create_directory(canary_);
+    std::ofstream(canary_ + "/keep") << "mine";
+    cache_ = open_tree_cache(base_ + "/xdg");
+    ASSERT_FALSE(cache_.path.empty()) << cache_.why_not;
+  }
+  void TearDown() override { EXPECT_EQ(remove_tree(base_), ""); }
+  bool canary_untouched() const { return fs::exists(canary_ + "/keep"); }
+
+  TreePlan plan() const {
+    return {{{Kind::dir, "/sys", "", "", 0755},
+             {Kind::file, "/sys/devices/system/cpu/online", "0-223\n", "", 0644},
+             {Kind::link, "/sys/class/dmi/id", "", "../../devices/virtual/dmi/id", 0777},
+             {Kind::file, "/dev/nvidia0", "", "", 0600},
+             {Kind::file, "/.hwsim/bin/nvidia-smi", "#!/bin/sh\n", "", 0755}},
+            {"a note"},
+            {"env LD_PRELOAD: left out"},
+            ""};
+  }
+  std::string base_, canary_;
+  TreeCacheDir cache_;
+  const std::string key_ = sha256_hex("snapshot one");
+};
+
+TEST(Sha256, KnownDigests) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  // Two blocks, and a length that puts the padding in a block of its own.
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  Sha256 split;
+  split.update("ab");
+  split.update("c");
+  EXPECT_EQ(split.hex(), sha256_hex("abc"));
+}
+
+TEST_F(TreeCache, AHitIsTheTreeAFreshWriteGives) {
+  EXPECT_FALSE(find_cached_tree(cache_, key_).hit);
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  CachedTree found = find_cached_tree(cache_, key_);
+  ASSERT_TRUE(found.hit) << found.refused;
+  EXPECT_EQ(found.warnings, std::vector<std::string>{"env LD_PRELOAD: left out"});
+  EXPECT_EQ(found.notes, std::vector<std::string>{"a note"});
+  ASSERT_EQ(write_tree(plan(), base_ + "/fresh"), "");
+  EXPECT_EQ(listing(cached_tree_path(cache_, key_)), listing(base_ + "/fresh"));
+}
+
+TEST_F(TreeCache, AnotherSnapshotMisses) {
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  CachedTree other = find_cached_tree(cache_, sha256_hex("snapshot two"));
+  EXPECT_FALSE(other.hit);
+  EXPECT_EQ(other.refused, "");
+  EXPECT_TRUE(find_cached_tree(cache_, key_).hit);
+}
+
+TEST_F(TreeCache, APlantedEntryIsRefusedAndRemoved) {
+  const std::string entry = cached_tree_path(cache_, key_);
+  fs::create_directories(entry + "/sys");
+  std::ofstream(entry + "/sys/online") << "0-1023\n";
+  CachedTree found = find_cached_tree(cache_, key_);
+  EXPECT_FALSE(found.hit);
+  EXPECT_NE(found.refused.find("without a seal"), std::string::npos) << found.refused;
+  EXPECT_FALSE(fs::exists(entry));
+  // A seal copied from another entry does not make it trusted either.
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  fs::rename(entry, base_ + "/moved");
+  fs::create_directories(entry + "/sys");
+  fs::permissions(entry, fs::perms::owner_all, fs::perm_options::replace);
+  EXPECT_NE(find_cached_tree(cache_, key_).refused.find("another folder"), std::string::npos);
+}
+
+TEST_F(TreeCache, APlantedLinkIsRefusedNeverFollowed) {
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  const std::string entry = cached_tree_path(cache_, key_);
+  fs::rename(entry, base_ + "/gone");
+  fs::create_directory_symlink(canary_, entry);
+  CachedTree found = find_cached_tree(cache_, key_);
+  EXPECT_FALSE(found.hit);
+  EXPECT_NE(found.refused.find("never followed"), std::string::npos) << found.refused;
+  EXPECT_TRUE(canary_untouched());
+  EXPECT_FALSE(fs::exists(fs::symlink_status(entry)));
+}
+
+TEST_F(TreeCache, AChangedEntryIsRefused) {
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  const std::string entry = cached_tree_path(cache_, key_);
+  std::ofstream(entry + "/sys/extra") << "planted\n";  // a file added at the top of a folder
+  CachedTree found = find_cached_tree(cache_, key_);
+  EXPECT_FALSE(found.hit);
+  EXPECT_NE(found.refused.find("sys changed"), std::string::npos) << found.refused;
+  // Written anew, it is trusted again.
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  EXPECT_TRUE(find_cached_tree(cache_, key_).hit);
+  // A seal that names another key.
+  std::ofstream(cache_.path + "/" + key_ + ".seal", std::ios::trunc)
+      << "hwsim-tree-cache 1\nkey 00\n";
+  EXPECT_FALSE(find_cached_tree(cache_, key_).hit);
+  // The entry opened to others.
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  fs::permissions(entry, fs::perms::others_all, fs::perm_options::add);
+  EXPECT_NE(find_cached_tree(cache_, key_).refused.find("group or others"), std::string::npos);
+}
+
+TEST_F(TreeCache, ACacheFolderThatIsALinkOrNotOursIsRefused) {
+  const std::string other = base_ + "/other";
+  fs::create_directories(other);
+  fs::create_directory_symlink(canary_, other + "/hwsim");
+  TreeCacheDir linked = open_tree_cache(other);
+  EXPECT_EQ(linked.path, "");
+  EXPECT_NE(linked.why_not.find("never followed"), std::string::npos) << linked.why_not;
+  EXPECT_TRUE(canary_untouched());
+
+  const std::string open = base_ + "/open";
+  fs::create_directories(open + "/hwsim");
+  fs::permissions(open + "/hwsim", fs::perms::all);
+  EXPECT_NE(open_tree_cache(open).why_not.find("group or others"), std::string::npos);
+
+  const std::string foreign = base_ + "/foreign";
+  fs::create_directories(foreign + "/hwsim/trees");
+  fs::permissions(foreign + "/hwsim", fs::perms::owner_all, fs::perm_options::replace);
+  if (::geteuid() != 0 || ::chown((foreign + "/hwsim").c_str(), 65534, 65534) != 0)
+    GTEST_SKIP() << "cannot give a folder to another user here (not root)";
+  EXPECT_NE(open_tree_cache(foreign).why_not.find("owned by uid 65534"), std::string::npos);
+}
+
+TEST_F(TreeCache, KeepsOnlyTheNewestEntries) {
+  for (int i = 0; i < 4; ++i)
+    ASSERT_EQ(store_cached_tree(cache_, sha256_hex(std::to_string(i)), plan(), 2), "");
+  EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("0")).hit);
+  EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("1")).hit);
+  EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("3")).hit);
+}
+
+}  // namespace
+}  // namespace hwaccel
