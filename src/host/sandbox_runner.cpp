@@ -350,6 +350,9 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
                       : -1);
   if (why.empty() && !tree.ok()) why = spec.tree + ": " + std::strerror(errno);
   if (why.empty()) {
+    // First: /dev/shm is bound in (recursively) below, and the tree may live there
+    // (the tree cache): the tree's own binds must already be in place to be seen.
+    bind_into_tree(spec, tree.get(), uncovered, covered);
     std::string bind_why;
     if (bind_from_tree(tree.get(), "/sys", "/sys", Walk::open, bind_why))
       covered.push_back("/sys");
@@ -358,7 +361,6 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
     cover_dev(tree.get(), spec.dev_nodes, uncovered, covered);
     cover_proc(spec, tree.get(), uncovered, covered);
     cover_tools(spec, tree.get(), uncovered, covered);
-    bind_into_tree(spec, tree.get(), uncovered, covered);
     if (uts && !spec.hostname.empty() &&
         ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0)
       uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)));
