@@ -112,7 +112,11 @@ void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>&
   if (below != f.s.files.end() && (below->first == cls || below->first.rfind(cls + "/", 0) == 0))
     return;  // recorded: what the host had
   int card = 0, render = 128;
-  for (const auto& [bdf, driver] : displays) {
+  for (const auto& display : displays) {
+    // Named, not a structured binding: the lambda below captures it (clang 14
+    // refuses to capture a binding).
+    const std::string& bdf = display.first;
+    const std::string& driver = display.second;
     int kind = drm_kind(f.s, driver);
     if (kind == 0) continue;
     const std::string dev = "/sys/devices/pci" + bdf.substr(0, 7) + "/" + bdf;

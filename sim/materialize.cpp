@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "sim/emulate/tool_emulator.h"
+#include "sim/emulate/emulator_plan.h"
 #include "sim/kernel_fill.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
@@ -84,6 +85,8 @@ class Planner {
         by_name[argv[0]].push_back({&tool, data_id});
     }
     put({PlannedEntry::Kind::dir, kShimDir, "", "", 0755});
+    // Always there: a shim finds the data and the emulator through it ("$data"/../emu).
+    put({PlannedEntry::Kind::dir, std::string(kMetaDir) + "/tools", "", "", 0755});
     for (const auto& [path, runs] : by_path) {
       unsigned mode = shim_mode(runs);
       if (mode == 0) continue;
@@ -107,6 +110,13 @@ class Planner {
            shim_script(name, runs, "../tools", sleep_, is_system_utility(name),
                        find_tool_emulator(name) != nullptr),
            "", mode});
+    }
+    for (const auto& name : unrecorded_emulated_tools(s_)) {
+      if (by_name.count(name)) continue;
+      put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
+           shim_script(name, {}, "../tools", sleep_, false, true), "", 0755});
+      special(std::string(kShimDir) + "/" + name,
+              "tool shim: never recorded; every argv answered from the device model");
     }
     std::vector<std::string> dropped;
     const auto env = run_environment(s_, root + kShimDir, &dropped);

@@ -1,15 +1,61 @@
 #include "sim/emulate/emulator_plan.h"
 
+#include <string_view>
+
 #include "sim/emulate/tool_emulator.h"
 #include "sim/shim_script.h"
+#include "src/host/snapshot_host.h"
+#include "src/registry/detection.h"
 
 namespace hwaccel::sim {
+
+namespace {
+
+// The backend whose devices mean the vendor's tool is installed with its driver.
+std::string_view tool_backend(std::string_view tool) {
+  if (tool == "nvidia-smi") return "cuda";
+  if (tool == "rocm-smi" || tool == "amd-smi" || tool == "rocminfo") return "rocm";
+  if (tool == "hl-smi") return "gaudi";
+  if (tool == "neuron-ls") return "neuron";
+  if (tool == "xpu-smi") return "oneapi";
+  if (tool == "vulkaninfo") return "vulkan";
+  return "";
+}
+
+std::string_view last_component(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::set<std::string> unrecorded_emulated_tools(const Snapshot& snapshot) {
+  std::set<std::string> recorded;
+  for (const auto& [argv, tool] : snapshot.tools)
+    if (!argv.empty()) recorded.insert(std::string(last_component(argv[0])));
+  std::vector<std::string> backends;
+  for (const auto& name : emulated_tool_names())
+    if (!recorded.count(name) && !tool_backend(name).empty())
+      backends.emplace_back(tool_backend(name));
+  if (backends.empty()) return {};
+  SnapshotHost host(snapshot);
+  DetectOptions options;
+  options.only = backends;
+  const Detection detection = detect(host, options);
+  std::set<std::string> tools;
+  for (const auto& name : emulated_tool_names()) {
+    if (recorded.count(name)) continue;
+    for (const auto& entry : detection.entries)
+      if (entry.backend == tool_backend(name)) tools.insert(name);
+  }
+  return tools;
+}
 
 bool has_emulated_tools(const Snapshot& snapshot) {
   for (const auto& [argv, tool] : snapshot.tools)
     if (!argv.empty() && find_tool_emulator(argv[0]) && tool.run.outcome != ToolOutcome::not_found)
       return true;
-  return false;
+  return !unrecorded_emulated_tools(snapshot).empty();
 }
 
 void plan_emulator(TreePlan& plan, const std::string& program, bool link) {

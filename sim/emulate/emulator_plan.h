@@ -3,6 +3,7 @@
 // of synthesised answers at /.hwsim/synthesised (sim/shim_script.h).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,17 @@
 
 namespace hwaccel::sim {
 
-// Whether any tool the snapshot records has an emulator (a shim hands it argvs).
+// Whether any tool the snapshot records has an emulator (a shim hands it argvs),
+// or unrecorded_emulated_tools() names one.
 bool has_emulated_tools(const Snapshot& snapshot);
+
+// Emulated tools the snapshot never ran (by name or path) whose vendor's devices
+// the host has (rocm-smi, amd-smi and rocminfo where the rocm backend lists a
+// GPU, hl-smi for gaudi, ...): the vendor installs them with the driver, and the
+// rocm probe, for one, reads sysfs and never asks them. They get a shim that
+// answers every argv from the device model. A tool the snapshot records as not
+// found is not among them: it stays not found.
+std::set<std::string> unrecorded_emulated_tools(const Snapshot& snapshot);
 
 // Adds the emulator to `plan`: a link to `program` (a tree read in place), or an
 // empty executable file that `hwsim run` binds `program` over (`link` false);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "src/host/sandbox_runner.h"
@@ -129,6 +130,36 @@ TEST(HwsimEmulate, WorksWithoutANamespaceAndInAMaterializedTree) {
   EXPECT_EQ(slurp(tree.string() + "/.hwsim/synthesised").value_or(""),
             "nvidia-smi --query-gpu=count --format=csv,noheader -i 0 (from the device model)\n");
   fs::remove_all(tree);
+}
+
+// A vendor tool the snapshot never ran answers too where the host has that
+// vendor's devices: the rocm probe reads sysfs, so no AMD fixture records rocm-smi,
+// amd-smi or rocminfo. A tool recorded as not found (nvidia-smi here) stays so.
+TEST(HwsimEmulate, UnrecordedAmdToolsAnswerWhereTheHostHasAmdGpus) {
+  auto r = run_command(bin("hwaccel") + " detect --json --host " + fixture("mi300x-8"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<std::string> buses;
+  const auto detected = nlohmann::json::parse(r.out);
+  for (const auto& d : detected["devices"])
+    if (d["backend"] == "rocm" && d["partition"].is_null()) buses.insert(d["pci"]["bus_id"]);
+  ASSERT_EQ(buses.size(), 8u);
+  std::string err;
+  auto json = run_on("mi300x-8", "rocm-smi --showbus --json", &err);
+  auto doc = nlohmann::json::parse(json, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << json << err;
+  std::set<std::string> shown;
+  for (const auto& [card, fields] : doc.items())
+    if (card.rfind("card", 0) == 0 && fields.contains("PCI Bus")) {
+      std::string bus = fields["PCI Bus"];
+      for (auto& c : bus) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      shown.insert(bus);
+    }
+  EXPECT_EQ(shown, buses) << json;
+  EXPECT_NE(err.find("hwsim run: synthesised: rocm-smi --showbus --json (from the device model)"),
+            std::string::npos)
+      << err;
+  auto missing = run_on("mi300x-8", "command -v nvidia-smi || echo none");
+  EXPECT_EQ(missing, "none\n");
 }
 
 }  // namespace
