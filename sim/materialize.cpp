@@ -4,8 +4,8 @@
 #include <set>
 #include <string_view>
 
-#include "sim/emulate/tool_emulator.h"
 #include "sim/emulate/emulator_plan.h"
+#include "sim/emulate/tool_emulator.h"
 #include "sim/kernel_fill.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
@@ -372,7 +372,8 @@ TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
   planner.files();
   planner.filled(filled);
   planner.shims(root);
-  plan.entries.push_back({PlannedEntry::Kind::file, kSnapshotCopy, write_snapshot(snapshot), "", 0644});
+  plan.entries.push_back(
+      {PlannedEntry::Kind::file, kSnapshotCopy, write_snapshot(snapshot), "", 0644});
   return plan;
 }
 
