@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <string_view>
 
 #include "src/probe/nvidia_smi_csv.h"
 
@@ -55,14 +55,34 @@ void add_recorded_queries(const Snapshot& s, NvModel& m) {
   }
 }
 
+// "12.4" of the first "CUDA Version : 12.4" in `text` (plain scanning: recorded
+// output is hostile, and std::regex recurses per character).
+std::string cuda_version_in(std::string_view text) {
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  constexpr std::string_view key = "CUDA Version";
+  for (auto at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+    std::size_t i = at + key.size();
+    while (i < text.size() && space(text[i])) ++i;
+    if (i >= text.size() || text[i] != ':') continue;
+    ++i;
+    while (i < text.size() && space(text[i])) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && digit(text[i])) ++i;
+    if (i == start || i >= text.size() || text[i] != '.') continue;
+    const std::size_t minor = ++i;
+    while (i < text.size() && digit(text[i])) ++i;
+    if (i > minor) return std::string(text.substr(start, i - start));
+  }
+  return "";
+}
+
 // "CUDA Version: 12.4" in a recorded table or -q output.
 std::string recorded_cuda_version(const Snapshot& s) {
-  static const std::regex re(R"(CUDA Version\s*:\s*([0-9]+\.[0-9]+))");
   for (const auto& [argv, tool] : s.tools) {
     if (!is_nvidia_smi(argv)) continue;
-    std::smatch m;
-    std::string head = tool.run.out.substr(0, 4096);
-    if (std::regex_search(head, m, re)) return m[1];
+    std::string version = cuda_version_in(std::string_view(tool.run.out).substr(0, 4096));
+    if (!version.empty()) return version;
   }
   return "";
 }
