@@ -56,7 +56,7 @@ void add_recorded_queries(const Snapshot& s, NvModel& m) {
 }
 
 // "12.4" of the first "CUDA Version : 12.4" in `text` (plain scanning: recorded
-// output is hostile, and std::regex recurses per character).
+// output is hostile, and libstdc++'s regex engine recurses per character).
 std::string cuda_version_in(std::string_view text) {
   auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
