@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -298,6 +300,33 @@ TEST_F(NvmlLibrary, NoMigProfilesWithoutMigMode) {
   EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstanceProfileInfo_t*)>(
                 "nvmlDeviceGetGpuInstanceProfileInfo")(device(0), 0, &v1),
             NVML_ERROR_NOT_SUPPORTED);
+}
+
+// hwsim run --latency sets HWSIM_LATENCY=1: init takes the recorded host's start-up
+// (here a recorded hwaccel-nvml run of 150 ms, longer than reading the snapshot takes).
+TEST_F(NvmlLibrary, InitTakesTheRecordedStartUpUnderLatency) {
+  auto fixture = hwaccel::testing::slurp(
+      hwaccel::testing::source_path("fixtures/hosts/h200-firecracker.yaml"));
+  ASSERT_TRUE(fixture);
+  std::string text = *fixture;
+  text +=
+      "  - argv: [hwaccel-nvml]\n    exit: 0\n    stdout: \"\"\n    stderr: \"\"\n    ms: 150\n";
+  const std::string path = ::testing::TempDir() + "nvml-latency-host.yaml";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  ::setenv("HWSIM_NVML_SNAPSHOT", path.c_str(), 1);
+  ::setenv("HWSIM_LATENCY", "1", 1);
+  const auto start = std::chrono::steady_clock::now();
+  const nvmlReturn_t r = call<nvmlReturn_t (*)()>("nvmlInit_v2")();
+  const auto took = std::chrono::steady_clock::now() - start;
+  ::unsetenv("HWSIM_LATENCY");
+  ASSERT_EQ(r, NVML_SUCCESS);
+  EXPECT_GE(took, std::chrono::milliseconds(150));
+  std::remove(path.c_str());
 }
 
 TEST_F(NvmlLibrary, BrokenDriversFailInit) {

@@ -187,6 +187,23 @@ TEST(NvmlModel, SwitchLinksEndAtTheSwitchesOnTheBus) {
   EXPECT_EQ(m.gpus[0].memory_reserved, 552ull << 20);  // 81559 - 0 used - 81007 free MiB
 }
 
+// What nvmlInit waits under hwsim run --latency: the quickest recorded nvidia-smi run
+// (the H200's query and addressing query, 23 ms; -L 24), nothing without any ms.
+TEST(NvmlModel, InitLatencyIsTheQuickestRecordedNvidiaSmiRun) {
+  for (auto [fixture, ms] : {std::pair{"h200-firecracker", 23}, std::pair{"dgx-h100", 0}}) {
+    auto loaded = load_snapshot_file(
+        testing::source_path(std::string("fixtures/hosts/") + fixture + ".yaml"));
+    ASSERT_TRUE(loaded.snapshot);
+    EXPECT_EQ(init_latency_ms(*loaded.snapshot), ms) << fixture;
+    ToolEntry helper;
+    helper.argv = {"hwaccel-nvml"};
+    helper.run.ms = 7;
+    helper.has_ms = true;
+    loaded.snapshot->tools[helper.argv] = helper;  // a recorded helper run says it best
+    EXPECT_EQ(init_latency_ms(*loaded.snapshot), 7) << fixture;
+  }
+}
+
 TEST(NvmlModel, Gb10MemoryIsUnified) {
   Model m = model_of("gx10");
   ASSERT_EQ(m.whole_gpus, 1u);
