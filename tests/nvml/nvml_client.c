@@ -76,11 +76,12 @@ static void mig_instances(unsigned gpu, dev_t_ d) {
     unsigned left = 99, places = 0;
     CALL(fcap, nvmlDeviceGetGpuInstanceRemainingCapacity, d, info.id, &left);
     CALL(fgis, nvmlDeviceGetGpuInstancePossiblePlacements_v2, d, info.id, 0, &places);
-    printf("mig-table gpu %u profile %u id %u %s slices %u instances %u sm %u ce %u dec %u enc %u "
-           "jpg %u ofa %u memory %llu placements %u left %u\n",
-           gpu, p, info.id, info.name, info.sliceCount, info.instanceCount,
-           info.multiprocessorCount, info.copyEngineCount, info.decoderCount, info.encoderCount,
-           info.jpegCount, info.ofaCount, info.memorySizeMB, places, left);
+    printf(
+        "mig-table gpu %u profile %u id %u %s slices %u instances %u sm %u ce %u dec %u enc %u "
+        "jpg %u ofa %u memory %llu placements %u left %u\n",
+        gpu, p, info.id, info.name, info.sliceCount, info.instanceCount, info.multiprocessorCount,
+        info.copyEngineCount, info.decoderCount, info.encoderCount, info.jpegCount, info.ofaCount,
+        info.memorySizeMB, places, left);
     void* gis[8];
     unsigned n = 0;
     if (CALL(fgis, nvmlDeviceGetGpuInstances, d, info.id, gis, &n) != 0) continue;
