@@ -241,6 +241,9 @@ def recorded_latency_section(hwsim, hwaccel, others, host, base_env, runs):
           f"{max(runs, 5)} rounds):\n")
     commands = ["nvidia-smi -L", f"{hwaccel} detect", f"HWACCEL_NVML=0 {hwaccel} detect"]
     commands += [f"HWACCEL_NVML=0 {binary} detect" for _, binary in others]
+    helper = os.path.join(os.path.dirname(hwaccel), "hwaccel-nvml")
+    if os.path.exists(helper):  # NVML's share of the NVML path: the helper alone
+        commands.append(helper)
     inside = subprocess.run([hwsim, "run", "--latency", host, "--", "python3",
                              os.path.abspath("bench/inside_latency.py"), "--rounds",
                              str(max(runs, 5))] + commands, env=base_env, capture_output=True,

@@ -165,6 +165,126 @@ struct nvmlC2cModeInfo_v1_t {
   unsigned int isC2cEnabled;
 };
 
+// ---- MIG: GPU and compute instances (nvml.h's Multi Instance GPU Management)
+struct nvmlGpuInstance_st;
+typedef struct nvmlGpuInstance_st* nvmlGpuInstance_t;
+struct nvmlComputeInstance_st;
+typedef struct nvmlComputeInstance_st* nvmlComputeInstance_t;
+
+inline constexpr unsigned NVML_DEVICE_NAME_V2_BUFFER_SIZE = 96;
+inline constexpr unsigned NVML_GPU_INSTANCE_PROFILE_CAPS_P2P = 1;
+inline constexpr unsigned NVML_COMPUTE_INSTANCE_ENGINE_PROFILE_SHARED = 0;
+
+struct nvmlGpuInstancePlacement_t {
+  unsigned int start;
+  unsigned int size;
+};
+typedef nvmlGpuInstancePlacement_t nvmlComputeInstancePlacement_t;
+
+// The first profile info struct (no version field).
+struct nvmlGpuInstanceProfileInfo_t {
+  unsigned int id;
+  unsigned int isP2pSupported;
+  unsigned int sliceCount;
+  unsigned int instanceCount;
+  unsigned int multiprocessorCount;
+  unsigned int copyEngineCount;
+  unsigned int decoderCount;
+  unsigned int encoderCount;
+  unsigned int jpegCount;
+  unsigned int ofaCount;
+  unsigned long long memorySizeMB;
+};
+
+struct nvmlGpuInstanceProfileInfo_v2_t {
+  unsigned int version;  // nvmlGpuInstanceProfileInfo_v2
+  unsigned int id;
+  unsigned int isP2pSupported;
+  unsigned int sliceCount;
+  unsigned int instanceCount;
+  unsigned int multiprocessorCount;
+  unsigned int copyEngineCount;
+  unsigned int decoderCount;
+  unsigned int encoderCount;
+  unsigned int jpegCount;
+  unsigned int ofaCount;
+  unsigned long long memorySizeMB;
+  char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+};
+
+// v3 drops isP2pSupported for a capabilities mask at the end.
+struct nvmlGpuInstanceProfileInfo_v3_t {
+  unsigned int version;  // nvmlGpuInstanceProfileInfo_v3
+  unsigned int id;
+  unsigned int sliceCount;
+  unsigned int instanceCount;
+  unsigned int multiprocessorCount;
+  unsigned int copyEngineCount;
+  unsigned int decoderCount;
+  unsigned int encoderCount;
+  unsigned int jpegCount;
+  unsigned int ofaCount;
+  unsigned long long memorySizeMB;
+  char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+  unsigned int capabilities;  // NVML_GPU_INSTANCE_PROFILE_CAPS_*
+};
+
+struct nvmlGpuInstanceInfo_t {
+  nvmlDevice_t device;  // the parent GPU
+  unsigned int id;
+  unsigned int profileId;
+  nvmlGpuInstancePlacement_t placement;
+};
+
+struct nvmlComputeInstanceProfileInfo_t {
+  unsigned int id;
+  unsigned int sliceCount;
+  unsigned int instanceCount;
+  unsigned int multiprocessorCount;
+  unsigned int sharedCopyEngineCount;
+  unsigned int sharedDecoderCount;
+  unsigned int sharedEncoderCount;
+  unsigned int sharedJpegCount;
+  unsigned int sharedOfaCount;
+};
+
+struct nvmlComputeInstanceProfileInfo_v2_t {
+  unsigned int version;  // nvmlComputeInstanceProfileInfo_v2
+  unsigned int id;
+  unsigned int sliceCount;
+  unsigned int instanceCount;
+  unsigned int multiprocessorCount;
+  unsigned int sharedCopyEngineCount;
+  unsigned int sharedDecoderCount;
+  unsigned int sharedEncoderCount;
+  unsigned int sharedJpegCount;
+  unsigned int sharedOfaCount;
+  char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+};
+
+struct nvmlComputeInstanceProfileInfo_v3_t {
+  unsigned int version;  // nvmlComputeInstanceProfileInfo_v3
+  unsigned int id;
+  unsigned int sliceCount;
+  unsigned int instanceCount;
+  unsigned int multiprocessorCount;
+  unsigned int sharedCopyEngineCount;
+  unsigned int sharedDecoderCount;
+  unsigned int sharedEncoderCount;
+  unsigned int sharedJpegCount;
+  unsigned int sharedOfaCount;
+  char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+  unsigned int capabilities;
+};
+
+struct nvmlComputeInstanceInfo_t {
+  nvmlDevice_t device;  // the parent GPU
+  nvmlGpuInstance_t gpuInstance;
+  unsigned int id;
+  unsigned int profileId;
+  nvmlComputeInstancePlacement_t placement;
+};
+
 }  // extern "C"
 
 // NVML_STRUCT_VERSION(name, ver): sizeof the struct | ver << 24.
@@ -175,7 +295,27 @@ inline constexpr unsigned int nvmlMemory_v2 = nvml_struct_version(sizeof(nvmlMem
 inline constexpr unsigned int nvmlDeviceAddressingMode_v1 =
     nvml_struct_version(sizeof(nvmlDeviceAddressingMode_t), 1);
 
+inline constexpr unsigned int nvmlGpuInstanceProfileInfo_v2 =
+    nvml_struct_version(sizeof(nvmlGpuInstanceProfileInfo_v2_t), 2);
+inline constexpr unsigned int nvmlGpuInstanceProfileInfo_v3 =
+    nvml_struct_version(sizeof(nvmlGpuInstanceProfileInfo_v3_t), 3);
+inline constexpr unsigned int nvmlComputeInstanceProfileInfo_v2 =
+    nvml_struct_version(sizeof(nvmlComputeInstanceProfileInfo_v2_t), 2);
+inline constexpr unsigned int nvmlComputeInstanceProfileInfo_v3 =
+    nvml_struct_version(sizeof(nvmlComputeInstanceProfileInfo_v3_t), 3);
+
 static_assert(sizeof(nvmlPciInfo_t) == 68);
+static_assert(sizeof(nvmlGpuInstanceProfileInfo_t) == 48);
+static_assert(sizeof(nvmlGpuInstanceProfileInfo_v2_t) == 152);
+static_assert(sizeof(nvmlGpuInstanceProfileInfo_v3_t) == 152);
+static_assert(offsetof(nvmlGpuInstanceProfileInfo_v2_t, memorySizeMB) == 48);
+static_assert(offsetof(nvmlGpuInstanceProfileInfo_v3_t, memorySizeMB) == 40);
+static_assert(offsetof(nvmlGpuInstanceProfileInfo_v3_t, capabilities) == 144);
+static_assert(sizeof(nvmlGpuInstanceInfo_t) == 24);
+static_assert(sizeof(nvmlComputeInstanceProfileInfo_t) == 36);
+static_assert(sizeof(nvmlComputeInstanceProfileInfo_v2_t) == 136);
+static_assert(sizeof(nvmlComputeInstanceProfileInfo_v3_t) == 140);
+static_assert(sizeof(nvmlComputeInstanceInfo_t) == 32);
 static_assert(offsetof(nvmlPciInfo_t, busId) == 36);
 static_assert(sizeof(nvmlPciInfo_v1_t) == 52);
 static_assert(sizeof(nvmlMemory_t) == 24);

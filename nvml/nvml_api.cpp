@@ -9,15 +9,14 @@
 #include <vector>
 
 #include "nvml/nvml_abi.h"
+#include "nvml/nvml_api_internal.h"
 #include "nvml/nvml_model.h"
+#include "src/host/live_host.h"
+#include "src/host/stopwatch.h"
 
-#define NVML_API extern "C" __attribute__((visibility("default")))
+namespace hwaccel::nvml::api {
 
 namespace {
-
-using hwaccel::nvml::Gpu;
-using hwaccel::nvml::Model;
-
 std::mutex g_mutex;
 int g_init_count = 0;
 // Models are never freed: a handle a program keeps past nvmlShutdown still points
@@ -31,18 +30,24 @@ nvmlReturn_t init() {
     ++g_init_count;
     return NVML_SUCCESS;
   }
+  const hwaccel::Stopwatch started;
   auto model = std::make_unique<Model>();
   try {
     *model = hwaccel::nvml::load_model();
   } catch (...) {
     return NVML_ERROR_UNKNOWN;
   }
+  // hwsim run --latency: init takes what it took on the recorded host (reading the
+  // snapshot counts towards it), as every simulated tool does.
+  if (hwaccel::LiveHost().env("HWSIM_LATENCY") == "1") started.wait_until_ms(model->init_ms);
   if (model->init_result != NVML_SUCCESS) return model->init_result;
   g_model = model.get();
   g_models->push_back(std::move(model));
   g_init_count = 1;
   return NVML_SUCCESS;
 }
+
+}  // namespace
 
 const Model* ready_model() {
   std::lock_guard lock(g_mutex);
@@ -68,6 +73,7 @@ nvmlDevice_t handle_of(const Gpu& gpu) {
   return reinterpret_cast<nvmlDevice_t>(const_cast<Gpu*>(&gpu));
 }
 
+namespace {
 nvmlReturn_t copy_string(const std::string& text, char* out, unsigned int length) {
   if (!out) return NVML_ERROR_INVALID_ARGUMENT;
   if (text.size() + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
@@ -75,9 +81,8 @@ nvmlReturn_t copy_string(const std::string& text, char* out, unsigned int length
   return NVML_SUCCESS;
 }
 
-struct BusParts {
-  unsigned domain = 0, bus = 0, device = 0, function = 0;
-};
+}  // namespace
+
 bool parse_bus(const std::string& text, BusParts& parts) {
   char tail = 0;
   return std::sscanf(text.c_str(), "%x:%x:%x.%x%c", &parts.domain, &parts.bus, &parts.device,
@@ -94,10 +99,11 @@ bool same_bus(const std::string& ours, const char* theirs) {
   return a.domain == b.domain && a.bus == b.bus && a.device == b.device && a.function == b.function;
 }
 
-nvmlReturn_t fill_pci(const Gpu& gpu, nvmlPciInfo_t* pci) {
+nvmlReturn_t fill_pci_of(const std::string& bus_id, std::uint16_t vendor, std::uint16_t device,
+                         std::uint32_t subsystem, nvmlPciInfo_t* pci) {
   if (!pci) return NVML_ERROR_INVALID_ARGUMENT;
   BusParts parts;
-  if (!parse_bus(gpu.bus_id, parts)) return NVML_ERROR_NOT_SUPPORTED;
+  if (!parse_bus(bus_id, parts)) return NVML_ERROR_NOT_SUPPORTED;
   std::memset(pci, 0, sizeof *pci);
   std::snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.%X",
                 parts.domain & 0xffff, parts.bus & 0xff, parts.device & 0x1f, parts.function & 7);
@@ -106,15 +112,22 @@ nvmlReturn_t fill_pci(const Gpu& gpu, nvmlPciInfo_t* pci) {
   pci->domain = parts.domain;
   pci->bus = parts.bus;
   pci->device = parts.device;
-  pci->pciDeviceId = unsigned(gpu.pci_device) << 16 | gpu.pci_vendor;
-  pci->pciSubSystemId = gpu.pci_subsystem.value_or(0);
+  pci->pciDeviceId = unsigned(device) << 16 | vendor;
+  pci->pciSubSystemId = subsystem;
   return NVML_SUCCESS;
+}
+
+nvmlReturn_t fill_pci(const Gpu& gpu, nvmlPciInfo_t* pci) {
+  return fill_pci_of(gpu.bus_id, gpu.pci_vendor, gpu.pci_device, gpu.pci_subsystem.value_or(0),
+                     pci);
 }
 
 const Gpu* whole_of(const Gpu* gpu) {
   const Model* model = ready_model();
   return gpu->is_mig && model ? &model->gpus[gpu->parent] : gpu;
 }
+
+namespace {
 
 nvmlReturn_t nvlink_lane(nvmlDevice_t device, unsigned int link,
                          const hwaccel::nvml::NvLinkLane*& lane) {
@@ -145,6 +158,11 @@ unsigned nvlink_version_of(const Gpu& gpu) {
 }
 
 }  // namespace
+}  // namespace hwaccel::nvml::api
+
+using namespace hwaccel::nvml::api;
+using hwaccel::nvml::Gpu;
+using hwaccel::nvml::Model;
 
 // ---- init, shutdown, errors
 NVML_API nvmlReturn_t nvmlInit_v2() {
@@ -430,11 +448,11 @@ NVML_API nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory
   if (memory->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
   nvmlMemory_t v1;
   if (auto r = nvmlDeviceGetMemoryInfo(device, &v1)) return r;
-  // The snapshot does not split used from reserved: all of it is "used".
+  // v1's used includes what the driver reserves; v2 counts it apart.
   memory->total = v1.total;
-  memory->reserved = 0;
+  memory->reserved = std::min<unsigned long long>(gpu->memory_reserved.value_or(0), v1.used);
   memory->free = v1.free;
-  memory->used = v1.used;
+  memory->used = v1.used - memory->reserved;
   return NVML_SUCCESS;
 }
 
@@ -475,6 +493,21 @@ NVML_API nvmlReturn_t nvmlDeviceGetCpuAffinityWithinScope(nvmlDevice_t device, u
 NVML_API nvmlReturn_t nvmlDeviceGetCpuAffinity(nvmlDevice_t device, unsigned int size,
                                                unsigned long* set) {
   return nvmlDeviceGetCpuAffinityWithinScope(device, size, set, NVML_AFFINITY_SCOPE_NODE);
+}
+
+// The NUMA node nearest the GPU (topo -m's "NUMA Affinity"): one bit.
+NVML_API nvmlReturn_t nvmlDeviceGetMemoryAffinity(nvmlDevice_t device, unsigned int size,
+                                                  unsigned long* set, int /*scope*/) {
+  const Gpu* gpu = nullptr;
+  if (auto r = gpu_of(device, gpu)) return r;
+  if (!set || size == 0) return NVML_ERROR_INVALID_ARGUMENT;
+  if (!gpu->numa_node || *gpu->numa_node < 0) return NVML_ERROR_NOT_SUPPORTED;
+  constexpr unsigned bits = sizeof(unsigned long) * 8;
+  const unsigned node = static_cast<unsigned>(*gpu->numa_node);
+  if (node / bits >= size) return NVML_ERROR_INSUFFICIENT_SIZE;
+  std::memset(set, 0, size * sizeof(unsigned long));
+  set[node / bits] |= 1ul << (node % bits);
+  return NVML_SUCCESS;
 }
 
 // ---- what only a recorded `nvidia-smi -q` says: NOT_SUPPORTED where none was recorded
@@ -638,14 +671,19 @@ NVML_API nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, u
   return NVML_SUCCESS;
 }
 
-// The far end's PCI function. A switch port's is not in any snapshot: NOT_SUPPORTED.
+// The far end's PCI function: the peer GPU's, or the NVSwitch's where the snapshot's
+// bus shows the switches (NOT_SUPPORTED where it does not).
 NVML_API nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link,
                                                           nvmlPciInfo_t* pci) {
   if (!pci) return NVML_ERROR_INVALID_ARGUMENT;
   const hwaccel::nvml::NvLinkLane* lane = nullptr;
   if (auto r = nvlink_lane(device, link, lane)) return r;
-  if (!lane || lane->to_switch) return NVML_ERROR_NOT_SUPPORTED;
-  return fill_pci(ready_model()->gpus[lane->remote], pci);
+  if (!lane) return NVML_ERROR_NOT_SUPPORTED;
+  const Model* model = ready_model();
+  if (!lane->to_switch) return fill_pci(model->gpus[lane->remote], pci);
+  if (lane->remote >= model->switches.size()) return NVML_ERROR_NOT_SUPPORTED;
+  const auto& sw = model->switches[lane->remote];
+  return fill_pci_of(sw.bus_id, 0x10de, sw.pci_device, 0, pci);
 }
 NVML_API nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo(nvmlDevice_t device, unsigned int link,
                                                        nvmlPciInfo_v1_t* pci) {

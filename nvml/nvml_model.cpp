@@ -6,6 +6,7 @@
 #include "src/host/snapshot_host.h"
 #include "src/probe/cuda_probe.h"
 #include "src/probe/nvidia_smi_csv.h"
+#include "src/probe/pci_bus.h"
 #include "src/probe/text_util.h"
 #include "src/registry/detection.h"
 
@@ -108,6 +109,22 @@ void add_recorded_facts(Host& host, Model& model) {
       model.cuda_driver_version = static_cast<int>(*major * 1000 + *minor * 10);
   }
   for (auto& [bus, gpu] : by_bus) gpu->addressing_mode = addressing_mode_of(gpu->q.addressing_mode);
+  // Reserved memory: -q's "Reserved" is exact; else what the recorded query's total
+  // leaves beside used and free (drivers that count it apart from used; on older
+  // ones used includes it and nothing is left).
+  for (auto& [bus, gpu] : by_bus)
+    if (gpu->q.fb_reserved)
+      gpu->memory_reserved = std::min(*gpu->q.fb_reserved, gpu->memory_total.value_or(0));
+  ToolRun rows = host.run(cuda_query_argv(cuda_query_fields()));
+  if (rows.ok())
+    for (const auto& row : parse_nvidia_smi_gpu_query(rows.out).gpus) {
+      auto it = by_bus.find(row.pci_bus_id);
+      if (it == by_bus.end() || it->second->memory_reserved) continue;
+      if (!row.memory_total_bytes || !row.memory_used_bytes || !row.memory_free_bytes) continue;
+      const std::uint64_t total = *row.memory_total_bytes,
+                          taken = *row.memory_used_bytes + *row.memory_free_bytes;
+      it->second->memory_reserved = total > taken ? total - taken : 0;
+    }
   ToolRun query = host.run(cuda_addressing_mode_argv());
   if (!query.ok()) return;
   NvidiaSmiTable table = parse_nvidia_smi_csv(query.out);
@@ -151,11 +168,57 @@ void lay_out_nvlinks(const std::vector<Link>& links,
       // (`topo -m` prints NV18 for each pair); each link ends at a switch.
       int widest = 0;
       for (const auto& [peer, lanes] : list) widest = std::max(widest, lanes);
-      out.assign(std::min<std::size_t>(widest, NVML_NVLINK_MAX_LINKS), NvLinkLane{true, 0});
+      const std::size_t links = std::min<std::size_t>(widest, NVML_NVLINK_MAX_LINKS);
+      // With the switches on the bus, a GPU's links are spread over them in bus
+      // order, as evenly as the count allows (HGX H100: 18 links over 4 switches).
+      const std::size_t switches = model.switches.size();
+      for (std::size_t link = 0; link < links; ++link)
+        out.push_back(NvLinkLane{true, switches ? link * switches / links : kNoSwitch});
       continue;
     }
     for (const auto& [peer, lanes] : list)
       for (int i = 0; i < lanes; ++i) out.push_back(NvLinkLane{false, peer});
+  }
+}
+
+void lay_out_mig_instances(Model& model) {
+  std::map<std::pair<std::size_t, unsigned>, std::size_t> by_gi;  // (gpu, GI id) -> position
+  for (std::size_t i = model.whole_gpus; i < model.gpus.size(); ++i) {
+    const Gpu& mig = model.gpus[i];
+    const Gpu& whole = model.gpus[mig.parent];
+    if (!mig.is_mig || !whole.mig_table || !mig.gpu_instance_id) continue;
+    const GiProfile* profile = gi_profile_by_name(*whole.mig_table, mig.mig_profile);
+    if (!profile) continue;
+    auto [at, fresh] =
+        by_gi.emplace(std::pair{mig.parent, *mig.gpu_instance_id}, model.gpu_instances.size());
+    if (fresh) {
+      GpuInstance gi;
+      gi.gpu = mig.parent;
+      gi.id = *mig.gpu_instance_id;
+      gi.profile = profile;
+      gi.placement = placement_of_instance(*whole.mig_table, *profile, gi.id);
+      model.gpu_instances.push_back(gi);
+    }
+    GpuInstance& gi = model.gpu_instances[at->second];
+    // "1c.3g.40gb": one of the GPU instance's slices; "3g.40gb": all of them.
+    unsigned slices = gi.profile->slices;
+    std::string_view name = mig.mig_profile;
+    if (name.rfind("MIG ", 0) == 0) name.remove_prefix(4);
+    if (auto c = name.find("c."); c != std::string_view::npos && c > 0 && c < 3)
+      if (auto n = parse_u64(name.substr(0, c)); n && *n >= 1 && *n <= gi.profile->slices)
+        slices = static_cast<unsigned>(*n);
+    auto index = ci_profile_index_of(slices);
+    if (!index || gi.compute.size() >= gi.profile->slices) continue;
+    ComputeInstance ci;
+    ci.gpu_instance = at->second;
+    ci.device = i;
+    ci.id = mig.compute_instance_id.value_or(0);
+    ci.profile_index = *index;
+    unsigned start = 0;
+    for (std::size_t c : gi.compute) start += model.compute_instances[c].placement.size;
+    ci.placement = {start, slices};
+    gi.compute.push_back(model.compute_instances.size());
+    model.compute_instances.push_back(ci);
   }
 }
 
@@ -277,6 +340,9 @@ Model build_model(Host& host) {
     model.gpus[parent->second].mig_capable = true;
     model.gpus.push_back(std::move(mig));
   }
+  for (auto& d : pci_devices_of_vendor(host, 0x10de))
+    if (d.base_class() == 0x06 && d.sub_class() == 0x80)
+      model.switches.push_back(NvSwitch{d.address, d.device});
   lay_out_nvlinks(detection.links, by_id, model);
   model.cuda_driver_version = cuda_version_of_driver(model.driver_version);
   add_recorded_facts(host, model);
@@ -284,8 +350,21 @@ Model build_model(Host& host) {
     const Gpu& whole = gpu.is_mig ? model.gpus[gpu.parent] : gpu;
     if (!gpu.minor_number) gpu.minor_number = whole.q.minor_number;
     if (gpu.is_mig) gpu.addressing_mode = whole.addressing_mode;
+    if (!gpu.is_mig && gpu.mig_capable) gpu.mig_table = mig_table_for(gpu.name, gpu.memory_total);
   }
+  lay_out_mig_instances(model);
   return model;
+}
+
+std::int64_t init_latency_ms(const Snapshot& snapshot) {
+  std::int64_t quickest = 0;
+  for (const auto& [argv, tool] : snapshot.tools) {
+    if (argv.empty() || !tool.has_ms || tool.run.ms <= 0 || tool.run.ms > 60000) continue;
+    if (argv == std::vector<std::string>{"hwaccel-nvml"}) return tool.run.ms;
+    if (argv[0] == "nvidia-smi" && tool.run.ok() && (quickest == 0 || tool.run.ms < quickest))
+      quickest = tool.run.ms;
+  }
+  return quickest;
 }
 
 Model load_model() {
@@ -304,8 +383,11 @@ Model load_model() {
     model.why = "no simulated host: " + (loaded.error ? loaded.error->to_string() : path);
     return model;
   }
+  const std::int64_t init_ms = init_latency_ms(*loaded.snapshot);
   SnapshotHost host(std::move(*loaded.snapshot));
-  return build_model(host);
+  Model model = build_model(host);
+  model.init_ms = init_ms;
+  return model;
 }
 
 }  // namespace hwaccel::nvml

@@ -11,15 +11,44 @@
 #include <vector>
 
 #include "nvml/nvml_abi.h"
+#include "nvml/nvml_mig_profiles.h"
 #include "nvml/nvml_q_facts.h"
 #include "src/host/host.h"
 #include "src/model/link.h"
+#include "src/snapshot/snapshot.h"
 
 namespace hwaccel::nvml {
 
+inline constexpr std::size_t kNoSwitch = static_cast<std::size_t>(-1);  // not on the bus
+
 struct NvLinkLane {
   bool to_switch = false;  // an NVSwitch fabric: the remote end is a switch port
-  std::size_t remote = 0;  // direct link: the peer's position in Model::gpus
+  std::size_t remote = 0;  // direct link: the peer's position in Model::gpus;
+                           // switch: the switch's position in Model::switches
+};
+
+// An NVSwitch on the host's PCI bus (NVIDIA, class 0x0680).
+struct NvSwitch {
+  std::string bus_id;  // "0000:05:00.0"
+  std::uint16_t pci_device = 0;
+};
+
+// A MIG GPU instance (from the instance ids -q or the table recorded) and its
+// compute instances, each one of the MIG devices.
+struct GpuInstance {
+  std::size_t gpu = 0;  // the whole GPU's position in Model::gpus
+  unsigned id = 0;
+  const GiProfile* profile = nullptr;
+  std::optional<Placement> placement;
+  std::vector<std::size_t> compute;  // positions in Model::compute_instances
+};
+
+struct ComputeInstance {
+  std::size_t gpu_instance = 0;  // position in Model::gpu_instances
+  std::size_t device = 0;        // the MIG device's position in Model::gpus
+  unsigned id = 0;
+  unsigned profile_index = 0;  // NVML_COMPUTE_INSTANCE_PROFILE_*
+  Placement placement;
 };
 
 struct Gpu {
@@ -29,7 +58,8 @@ struct Gpu {
   std::uint16_t pci_vendor = 0, pci_device = 0;
   std::optional<std::uint32_t> pci_subsystem;  // subsystem device << 16 | vendor (sysfs)
   std::optional<std::uint64_t> memory_total, memory_free;
-  bool unified_memory = false;  // GB10: NVML has no framebuffer to report
+  std::optional<std::uint64_t> memory_reserved;  // -q's Reserved, else the query's remainder
+  bool unified_memory = false;                   // GB10: NVML has no framebuffer to report
   std::optional<int> cc_major, cc_minor;
   std::optional<int> numa_node;
   std::vector<unsigned> cpus;  // the CPU affinity, as CPU numbers
@@ -39,6 +69,7 @@ struct Gpu {
   std::size_t parent = 0;                // MIG instance: the whole GPU's position
   std::optional<unsigned> gpu_instance_id, compute_instance_id;
   std::string mig_profile;
+  const MigTable* mig_table = nullptr;      // whole GPUs whose MIG profiles are known
   std::vector<NvLinkLane> nvlinks;          // link number -> its far end
   QFacts q;                                 // what a recorded `nvidia-smi -q` adds (whole GPUs)
   std::optional<unsigned> addressing_mode;  // NVML_DEVICE_ADDRESSING_MODE_*, driver 580 on
@@ -53,6 +84,13 @@ struct Model {
   std::size_t whole_gpus = 0;
   // PCIe relationship between two whole GPUs, as the topology tool named it (PIX, PXB, ...).
   std::map<std::pair<std::size_t, std::size_t>, std::string> pcie_paths;
+  std::vector<NvSwitch> switches;  // in bus order
+  // What nvmlInit takes on the recorded host (hwsim run --latency): a recorded
+  // hwaccel-nvml run's ms, else the quickest recorded nvidia-smi run's (each pays
+  // NVML's start-up; its own exec and output are in the figure too). 0: unknown.
+  std::int64_t init_ms = 0;
+  std::vector<GpuInstance> gpu_instances;
+  std::vector<ComputeInstance> compute_instances;
 };
 
 // The model of `host` (a SnapshotHost): runs the cuda probe on it.
@@ -64,6 +102,13 @@ Model build_model(Host& host);
 // its peers in peer order. PCIe paths between them go to model.pcie_paths.
 void lay_out_nvlinks(const std::vector<Link>& links,
                      const std::map<std::string, std::size_t>& by_id, Model& model);
+
+// GPU and compute instances of the MIG devices whose GPU instance id is known,
+// on GPUs with a MIG profile table (model.gpu_instances, compute_instances).
+void lay_out_mig_instances(Model& model);
+
+// The init latency `snapshot` stands for (Model::init_ms).
+std::int64_t init_latency_ms(const Snapshot& snapshot);
 
 // Where the snapshot is: $HWSIM_NVML_SNAPSHOT, else $HWSIM_ROOT/.hwsim/snapshot.yaml
 // (hwsim run), else /.hwsim/snapshot.yaml. A snapshot that cannot be read fails

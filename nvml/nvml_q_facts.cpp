@@ -98,6 +98,8 @@ QReport parse_q_facts(std::string_view text) {
       if (key == "Total") gpu->bar1_total = bytes;
       if (key == "Used") gpu->bar1_used = bytes;
       if (key == "Free") gpu->bar1_free = bytes;
+    } else if (section == "FB Memory Usage" && key == "Reserved") {
+      gpu->fb_reserved = parse_memory_bytes(value, "");
     } else if (section == "Temperature" && key == "GPU Current Temp") {
       gpu->temperature_c = number_with(value, " C");
     } else if (section == "GPU Power Readings" || section == "Power Readings") {

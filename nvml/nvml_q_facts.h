@@ -1,5 +1,5 @@
 // The per-GPU facts NVML answers that only `nvidia-smi -q` prints (persistence and
-// compute mode, serial and minor number, BAR1, temperature, power, clocks,
+// compute mode, serial and minor number, BAR1, reserved memory, temperature, power, clocks,
 // utilisation, addressing mode), read from a recorded -q where the snapshot has
 // one. -q is a hostile text: lines are bounded, anything unreadable is left out.
 #pragma once
@@ -18,6 +18,7 @@ struct QFacts {
   std::string serial;
   std::optional<unsigned> minor_number;
   std::optional<std::uint64_t> bar1_total, bar1_used, bar1_free;  // bytes
+  std::optional<std::uint64_t> fb_reserved;  // "FB Memory Usage"'s Reserved (bytes)
   std::optional<unsigned> temperature_c;
   std::optional<unsigned> power_mw, power_limit_mw;  // the GPU's, not the module's
   std::optional<unsigned> clock_graphics_mhz, clock_sm_mhz, clock_memory_mhz;

@@ -360,6 +360,8 @@ int RunCommand::run() const {
   spec.argv = args->command;
   spec.env = sim::run_environment(*snapshot, spec.tree + sim::kShimDir);
   spec.env["HWSIM_ROOT"] = spec.tree;
+  // The simulated libnvidia-ml's nvmlInit then takes the recorded host's start-up too.
+  if (args->latency) spec.env["HWSIM_LATENCY"] = "1";
   spec.hostname = snapshot->facts.hostname;
   spec.proc_present = mounts.proc_present;
   spec.proc_absent = mounts.proc_absent;

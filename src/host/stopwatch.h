@@ -4,6 +4,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <thread>
 
 namespace hwaccel {
 
@@ -13,6 +15,11 @@ class Stopwatch {
   double elapsed_ms() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
         .count();
+  }
+  // Sleeps until `ms` have passed since the start (at once when they have): a
+  // simulated call that takes the time its recording did (libnvidia-ml's init).
+  void wait_until_ms(std::int64_t ms) const {
+    std::this_thread::sleep_until(start_ + std::chrono::milliseconds(ms));
   }
 
  private:

@@ -193,12 +193,25 @@ NvmlDevice read_device(Reader& r, const json& d, const std::string& where) {
           r.small(l, "link", at, static_cast<int>(kMaxNvmlLinks)).value_or(static_cast<int>(i));
       link.active = r.flag(l, "active", at).value_or(false);
       link.remote_pci_bus_id = r.bus_id(l, "remote_pci_bus_id", at);
+      link.remote_type = r.text(l, "remote_type", at);
+      if (!link.remote_type.empty() && link.remote_type != "gpu" && link.remote_type != "switch" &&
+          link.remote_type != "other") {
+        r.problem(at + ".remote_type", "not gpu, switch or other");
+        link.remote_type.clear();
+      }
       device.nvlinks.push_back(std::move(link));
     }
   device.addressing_mode = r.addressing(d, where);
   device.c2c_enabled = r.flag(d, "c2c_enabled", where);
   device.persistence_mode = r.flag(d, "persistence_mode", where);
   device.compute_mode = r.small(d, "compute_mode", where, 16);
+  device.affinity_asked = r.member(d, "cpu_affinity") != nullptr;
+  device.cpu_affinity = r.text(d, "cpu_affinity", where);
+  if (device.cpu_affinity.find_first_not_of("0123456789,-") != std::string::npos) {
+    r.problem(where + ".cpu_affinity", "not a CPU list");
+    device.cpu_affinity.clear();
+  }
+  device.numa_affinity = r.small(d, "numa_affinity", where, 1 << 16);
   device.errors = r.errors(d, where, &device.memory_not_supported);
   return device;
 }

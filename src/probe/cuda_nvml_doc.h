@@ -10,7 +10,9 @@
 //                 "mig_devices": [{"index": 0, "name": "... MIG 3g.71gb", "uuid": "MIG-...",
 //                                  "gpu_instance_id": 1, "compute_instance_id": 0,
 //                                  "memory_total": ..., "memory_free": ...}],
-//                 "nvlinks": [{"link": 0, "active": true, "remote_pci_bus_id": "..."}],
+//                 "nvlinks": [{"link": 0, "active": true, "remote_pci_bus_id": "...",
+//                              "remote_type": "gpu" | "switch"}],
+//                 "cpu_affinity": "0-55,112-167", "numa_affinity": 0,
 //                 "addressing_mode": "None", "c2c_enabled": false,
 //                 "persistence_mode": true, "compute_mode": 0,
 //                 "errors": [{"call": "nvmlDeviceGetMemoryInfo", "rc": 3,
@@ -52,6 +54,7 @@ struct NvmlLink {
   int link = 0;
   bool active = false;
   std::string remote_pci_bus_id;  // normalised; "" when not given
+  std::string remote_type;        // "gpu", "switch"; "" when not given
 };
 
 struct NvmlDevice {
@@ -67,6 +70,11 @@ struct NvmlDevice {
   std::string addressing_mode;  // "ATS", "HMM", "None"; "" when unknown
   std::optional<bool> c2c_enabled, persistence_mode;
   std::optional<int> compute_mode;
+  // nvmlDeviceGetCpuAffinity as topo -m prints it ("0-55,112-167"), nvmlDeviceGetMemoryAffinity's
+  // one node; `affinity_asked`: the document has the members (older helpers did not ask).
+  bool affinity_asked = false;
+  std::string cpu_affinity;
+  std::optional<int> numa_affinity;
   std::vector<std::string> errors;  // "nvmlDeviceGetMemoryInfo: Not Supported (3)"
   // nvmlDeviceGetMemoryInfo said NVML_ERROR_NOT_SUPPORTED (3): GB10 and Jetson,
   // whose GPU has no memory of its own.

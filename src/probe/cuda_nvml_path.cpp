@@ -1,5 +1,8 @@
 #include "src/probe/cuda_nvml_path.h"
 
+#include <algorithm>
+#include <map>
+
 #include "src/probe/cuda_probe.h"
 #include "src/probe/text_util.h"
 
@@ -79,6 +82,69 @@ bool says_what_the_entry_lacks(const std::string& error, const NvmlDevice& d) {
   return error.rfind("nvmlDeviceGetMemoryInfo:", 0) == 0 && !d.memory_not_supported;
 }
 
+// nvmlGpuTopologyLevel_t -> topo -m's word for the PCIe path.
+const char* path_of_level(int level) {
+  switch (level) {
+    case 10:
+      return "PIX";
+    case 20:
+      return "PXB";
+    case 30:
+      return "PHB";
+    case 40:
+      return "NODE";
+    case 50:
+      return "SYS";
+    default:
+      return nullptr;  // 0 (the same board) has no topo -m word
+  }
+}
+
+// What topo -m would say, from the same NVML calls nvidia-smi makes for it: a
+// pair joined by NVLink is NV<links> (direct links to the peer, or through the
+// NVSwitches: the fewer switch links of the two), else its common ancestor.
+std::optional<NvidiaTopology> topology_of(const NvmlDocument& doc) {
+  for (const auto& d : doc.devices)
+    if (!d.affinity_asked) return std::nullopt;
+  NvidiaTopology topo;
+  for (const auto& d : doc.devices) topo.gpus.push_back({d.index, d.cpu_affinity, d.numa_affinity});
+  auto switch_links = [](const NvmlDevice& d) {
+    int n = 0;
+    for (const auto& l : d.nvlinks) n += l.active && l.remote_type == "switch";
+    return n;
+  };
+  std::map<std::pair<int, int>, int> levels;
+  for (const auto& p : doc.topology)
+    if (p.a >= 0 && p.b >= 0 && std::size_t(p.a) < doc.devices.size() &&
+        std::size_t(p.b) < doc.devices.size())
+      levels[std::minmax(doc.devices[p.a].index, doc.devices[p.b].index)] = p.level;
+  for (std::size_t i = 0; i < doc.devices.size(); ++i)
+    for (std::size_t j = 0; j < doc.devices.size(); ++j) {
+      const NvmlDevice &a = doc.devices[i], &b = doc.devices[j];
+      if (a.index >= b.index) continue;
+      int lanes = 0;
+      for (const auto& l : a.nvlinks)
+        lanes += l.active && l.remote_type != "switch" && !b.pci_bus_id.empty() &&
+                 l.remote_pci_bus_id == b.pci_bus_id;
+      if (lanes == 0) lanes = std::min(switch_links(a), switch_links(b));
+      NvidiaTopoLink link;
+      link.a = a.index;
+      link.b = b.index;
+      if (lanes > 0) {
+        link.kind = "nvlink";
+        link.lanes = lanes;
+      } else {
+        auto level = levels.find({a.index, b.index});
+        const char* path = level == levels.end() ? nullptr : path_of_level(level->second);
+        if (!path) continue;
+        link.kind = "pcie";
+        link.path = path;
+      }
+      topo.links.push_back(std::move(link));
+    }
+  return topo;
+}
+
 }  // namespace
 
 std::vector<std::string> cuda_nvml_argv() {
@@ -146,6 +212,7 @@ NvmlAsked read_nvml_run(const ToolRun& run) {
       if (says_what_the_entry_lacks(error, d))
         view.problems.push_back("GPU " + std::to_string(d.index) + ": " + error);
   }
+  view.topology = topology_of(doc);
   std::size_t shown = 0;
   for (const auto& problem : doc.problems)
     if (shown++ < kMaxProblemsShown) view.problems.push_back(helper + ": " + problem);

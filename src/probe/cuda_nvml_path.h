@@ -18,6 +18,7 @@
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_list.h"
 #include "src/probe/nvidia_smi_q.h"
+#include "src/probe/nvidia_smi_topo.h"
 #include "src/probe/probe.h"
 
 namespace hwaccel {
@@ -26,10 +27,13 @@ namespace hwaccel {
 std::vector<std::string> cuda_nvml_argv();
 
 struct NvmlView {
-  NvidiaSmiGpuQuery query;            // as `nvidia-smi --query-gpu=...` would read
-  NvidiaSmiList list;                 // as `nvidia-smi -L`: the MIG devices
-  NvidiaSmiQ q;                       // as `nvidia-smi -q`: MIG sizes
-  AddressingModes modes;              // nvmlDeviceGetAddressingMode, by bus id
+  NvidiaSmiGpuQuery query;  // as `nvidia-smi --query-gpu=...` would read
+  NvidiaSmiList list;       // as `nvidia-smi -L`: the MIG devices
+  NvidiaSmiQ q;             // as `nvidia-smi -q`: MIG sizes
+  AddressingModes modes;    // nvmlDeviceGetAddressingMode, by bus id
+  // As `nvidia-smi topo -m` (NVLink peers, common ancestors, CPU and NUMA
+  // affinity); nullopt where the document lacks the affinity (older helpers).
+  std::optional<NvidiaTopology> topology;
   std::vector<std::string> problems;  // what the document said wrong, and the calls that failed
 };
 

@@ -138,16 +138,17 @@ ProbeResult CudaProbe::run(Host& host) const {
   const std::size_t whole_gpus = result.entries.size();
 
   // The follow-ups not started with the query start together now. NVML answered
-  // -L's and the addressing query's questions; topo -m's CPU and NUMA affinity
-  // it does not give, so a host of several GPUs still asks it.
+  // -L's and the addressing query's questions, and topo -m's where the helper
+  // asked the affinity too: then no nvidia-smi runs at all.
   const bool ask_topology = whole_gpus > 1;
+  const bool nvml_topology = nvml && nvml->topology;
   const bool ask_addressing =
       any_own_memory &&
       (cuda_driver_major(result.entries).value_or(0) >= kCudaAddressingModeDriver ||
        cuda_coherence_possible(host, bus, result.entries));
   std::vector<std::vector<std::string>> late;
   if (!early.list && !nvml) late.push_back(cuda_list_argv());
-  if (ask_topology && !early.topology) late.push_back(cuda_topology_argv());
+  if (ask_topology && !early.topology && !nvml_topology) late.push_back(cuda_topology_argv());
   if (ask_addressing && !early.addressing && !nvml) late.push_back(cuda_addressing_mode_argv());
   auto late_runs = host.run_many(late);
   std::size_t next_late = 0;
@@ -157,9 +158,12 @@ ProbeResult CudaProbe::run(Host& host) const {
   };
   // Their answers are applied in a fixed order, whichever run ended first.
   const ToolRun list = nvml ? ToolRun{} : take(early.list);
-  const ToolRun topology = ask_topology ? take(early.topology) : ToolRun{};
+  const ToolRun topology = ask_topology && !nvml_topology ? take(early.topology) : ToolRun{};
   const ToolRun addressing = ask_addressing && !nvml ? take(early.addressing) : ToolRun{};
-  if (ask_topology) cuda_add_topology(topology, result);
+  if (ask_topology && nvml_topology)
+    cuda_apply_topology(*nvml->topology, "tool:" + cuda_join(cuda_nvml_argv(), " "), result);
+  else if (ask_topology)
+    cuda_add_topology(topology, result);
   if (ask_topology) add_fabric_from_bus(host, result);  // topo -m gave no links
   // After topology: slices inherit the affinity.
   if (nvml)

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "src/probe/cuda_tool.h"
-#include "src/probe/nvidia_smi_topo.h"
 
 namespace hwaccel {
 
@@ -17,25 +16,31 @@ void cuda_add_topology(const ToolRun& run, ProbeResult& result) {
   auto topo = parse_nvidia_smi_topo(run.out);
   for (const auto& problem : topo.problems)
     result.warnings.push_back(cuda_warning("nvidia-smi topo -m: " + problem));
+  cuda_apply_topology(topo, "tool:nvidia-smi topo -m", result);
+}
+
+void cuda_apply_topology(const NvidiaTopology& topo, const std::string& provenance,
+                         ProbeResult& result) {
+  const std::string what = provenance.substr(provenance.find(':') + 1);
   auto whole_gpu = [&](int index) -> Entry* {
     for (auto& e : result.entries)
       if (!e.partition && e.index == index) return &e;
     return nullptr;
   };
-  const std::string provenance = "tool:nvidia-smi topo -m";
   for (const auto& gpu : topo.gpus) {
     Entry* e = whole_gpu(gpu.gpu);
     if (!e) continue;
     e->cpu_affinity = gpu.cpu_affinity;
     if (!e->numa_node) e->numa_node = gpu.numa_node;  // sysfs first: it is per device
-    e->provenance.push_back(provenance);
+    if (std::find(e->provenance.begin(), e->provenance.end(), provenance) == e->provenance.end())
+      e->provenance.push_back(provenance);
   }
   for (const auto& link : topo.links) {
     Entry* a = whole_gpu(link.a);
     Entry* b = whole_gpu(link.b);
     if (!a || !b) {
-      result.warnings.push_back(cuda_warning("nvidia-smi topo -m: GPU" + std::to_string(link.a) +
-                                             "-GPU" + std::to_string(link.b) +
+      result.warnings.push_back(cuda_warning(what + ": GPU" + std::to_string(link.a) + "-GPU" +
+                                             std::to_string(link.b) +
                                              " names a GPU the query did not list"));
       continue;
     }

@@ -10,6 +10,7 @@ import concurrent.futures
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -46,10 +47,22 @@ def expected_lines(detect):
                   gpu + " bus " + nvml_bus_id(d["pci"]["bus_id"]), memory(gpu, d["memory"])]
         migs = [m for m in devices
                 if m.get("partition") and m["partition"]["parent_index"] == d["index"]]
+        instances = {}  # GPU instance id -> [profile, MiB, compute instances]
         for n, m in enumerate(migs):
             what = "%s mig %d" % (gpu, n)
             lines += [what + " name " + m["name"], what + " uuid " + m["uuid"],
                       memory(what, m["memory"])]
+            # hwaccel names the GPU instance in the memory's source ("-q ..., GPU instance 2");
+            # its first compute instance carries the instance's memory.
+            gi = re.search(r"GPU instance (\d+)", m["memory"].get("source") or "")
+            if gi:
+                profile = re.sub(r"^\d+c\.", "", m["partition"]["profile"])  # 1c.3g.40gb
+                entry = instances.setdefault(int(gi.group(1)), [profile, None, 0])
+                if entry[1] is None and m["memory"].get("total_bytes"):
+                    entry[1] = m["memory"]["total_bytes"] >> 20
+                entry[2] += 1
+        lines += sorted("%s gi %d profile %s memory %s compute %d" % (gpu, gi, p, mib, c)
+                        for gi, (p, mib, c) in instances.items())
         peers = []
         for link in detect.get("links", []):
             if link["kind"] != "nvlink":
@@ -74,9 +87,17 @@ def expected_lines(detect):
 
 
 def facts(output):
-    """A client's lines less those hwaccel has no counterpart for."""
-    skip = ("error-string ", "cuda ")
-    return [l for l in output.splitlines() if l and not l.startswith(skip)]
+    """A client's lines less those hwaccel has no counterpart for; each GPU's GPU
+    instance lines sorted, after its MIG devices (the clients list them by profile)."""
+    skip = ("error-string ", "cuda ", "mig-table ")
+    lines = [l for l in output.splitlines() if l and not l.startswith(skip)]
+    out = [l for l in lines if " gi " not in l]
+    for gpu in sorted({l.split(" gi ")[0] for l in lines if " gi " in l}):
+        own = sorted(l for l in lines if l.startswith(gpu + " gi "))
+        last = max((i for i, l in enumerate(out) if l.startswith(gpu + " mig ")), default=None)
+        at = len(out) if last is None else last + 1
+        out[at:at] = own
+    return out
 
 
 def check(hwsim, hwaccel, fixture, clients):
@@ -93,10 +114,13 @@ def check(hwsim, hwaccel, fixture, clients):
     problems = []
     if run.returncode != 0 or len(outputs) != len(clients):
         problems.append("hwsim run exited %d: %s" % (run.returncode, run.stderr[-2000:]))
-    cuda_lines = set()
+    cuda_lines, table_lines = set(), set()
     for client, output in zip(clients, outputs):
         got = facts(output)
         cuda_lines.add(tuple(l for l in output.splitlines() if l.startswith("cuda ")))
+        # The profile table and the instances' placements: hwaccel has no counterpart,
+        # so the two clients (two bindings of the structs) must agree with each other.
+        table_lines.add(tuple(l for l in output.splitlines() if l.startswith("mig-table ")))
         if got != want:
             diff = [("- " + w, "+ " + g) for w, g in zip(want + [""] * len(got), got + [""] * len(want))
                     if w != g][:8]
@@ -104,6 +128,13 @@ def check(hwsim, hwaccel, fixture, clients):
                 os.path.basename(client), "\n".join("  %s\n  %s" % p for p in diff)))
     if len(cuda_lines) > 1:
         problems.append("the clients disagree on the CUDA driver version: %s" % cuda_lines)
+    if len(table_lines) > 1:
+        a, b = list(table_lines)[:2]
+        diff = [(x, y) for x, y in zip(a + ("",) * len(b), b + ("",) * len(a)) if x != y][:4]
+        problems.append("the clients disagree on the MIG profiles:\n%s" %
+                        "\n".join("  %s\n  %s" % d for d in diff))
+    if any(" wrong" in l for t in table_lines for l in t):
+        problems.append("a GPU or compute instance names the wrong parent")
     return name, problems
 
 

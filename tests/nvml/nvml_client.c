@@ -17,6 +17,24 @@ typedef struct {
   unsigned long long total, reserved, free, used;
 } mem2_t;
 
+/* nvml.h's MIG structs: nvmlGpuInstanceProfileInfo_v2_t, nvmlGpuInstanceInfo_t,
+ * nvmlComputeInstanceInfo_t. */
+typedef struct {
+  unsigned version, id, isP2pSupported, sliceCount, instanceCount, multiprocessorCount,
+      copyEngineCount, decoderCount, encoderCount, jpegCount, ofaCount;
+  unsigned long long memorySizeMB;
+  char name[96];
+} gi_profile_t;
+typedef struct {
+  void* device;
+  unsigned id, profileId, start, size;
+} gi_info_t;
+typedef struct {
+  void* device;
+  void* gpuInstance;
+  unsigned id, profileId, start, size;
+} ci_info_t;
+
 static void* lib;
 static void* sym(const char* name) {
   void* f = dlsym(lib, name);
@@ -40,6 +58,58 @@ typedef ret_t (*fmigh)(dev_t_, unsigned, dev_t_*);
 typedef ret_t (*flink)(dev_t_, unsigned, int*);
 typedef ret_t (*flpci)(dev_t_, unsigned, pci_t*);
 typedef const char* (*ferr)(ret_t);
+typedef ret_t (*fgiprof)(dev_t_, unsigned, gi_profile_t*);
+typedef ret_t (*fgis)(dev_t_, unsigned, void**, unsigned*);
+typedef ret_t (*fgiinfo)(void*, gi_info_t*);
+typedef ret_t (*fcis)(void*, unsigned, void**, unsigned*);
+typedef ret_t (*fciinfo)(void*, ci_info_t*);
+typedef ret_t (*fcap)(dev_t_, unsigned, unsigned*);
+
+/* GPU instance profiles (the table: "mig-table" lines, compared between clients),
+ * then each GPU instance with its profile, memory and compute instances. */
+static void mig_instances(unsigned gpu, dev_t_ d) {
+  for (unsigned p = 0; p < 17; ++p) {
+    gi_profile_t info;
+    memset(&info, 0, sizeof info);
+    info.version = (unsigned)sizeof info | 2u << 24;
+    if (CALL(fgiprof, nvmlDeviceGetGpuInstanceProfileInfoV, d, p, &info) != 0) continue;
+    unsigned left = 99, places = 0;
+    CALL(fcap, nvmlDeviceGetGpuInstanceRemainingCapacity, d, info.id, &left);
+    CALL(fgis, nvmlDeviceGetGpuInstancePossiblePlacements_v2, d, info.id, 0, &places);
+    printf(
+        "mig-table gpu %u profile %u id %u %s slices %u instances %u sm %u ce %u dec %u enc %u "
+        "jpg %u ofa %u memory %llu placements %u left %u\n",
+        gpu, p, info.id, info.name, info.sliceCount, info.instanceCount, info.multiprocessorCount,
+        info.copyEngineCount, info.decoderCount, info.encoderCount, info.jpegCount, info.ofaCount,
+        info.memorySizeMB, places, left);
+    void* gis[8];
+    unsigned n = 0;
+    if (CALL(fgis, nvmlDeviceGetGpuInstances, d, info.id, gis, &n) != 0) continue;
+    for (unsigned g = 0; g < n && g < 8; ++g) {
+      gi_info_t gi;
+      if (CALL(fgiinfo, nvmlGpuInstanceGetInfo, gis[g], &gi) != 0) continue;
+      unsigned computes = 0;
+      for (unsigned c = 0; c < 8; ++c) {
+        void* cis[8];
+        unsigned m = 0;
+        if (CALL(fcis, nvmlGpuInstanceGetComputeInstances, gis[g], c, cis, &m) != 0) continue;
+        for (unsigned k = 0; k < m && k < 8; ++k) {
+          ci_info_t ci;
+          if (CALL(fciinfo, nvmlComputeInstanceGetInfo_v2, cis[k], &ci) != 0) continue;
+          printf("mig-table gpu %u gi %u ci %u profile %u placement %u:%u parent %s\n", gpu, gi.id,
+                 ci.id, ci.profileId, ci.start, ci.size,
+                 ci.device == d && ci.gpuInstance == gis[g] ? "ok" : "wrong");
+          ++computes;
+        }
+      }
+      printf("mig-table gpu %u gi %u placement %u:%u parent %s\n", gpu, gi.id, gi.start, gi.size,
+             gi.device == d ? "ok" : "wrong");
+      printf("gpu %u gi %u profile %s memory %llu compute %u\n", gpu, gi.id,
+             strncmp(info.name, "MIG ", 4) == 0 ? info.name + 4 : info.name, info.memorySizeMB,
+             computes);
+    }
+  }
+}
 
 static void memory(const char* what, dev_t_ d) {
   mem2_t m;
@@ -93,6 +163,7 @@ int main(int argc, char** argv) {
         printf("%s name %s\n%s uuid %s\n", what, name, what, uuid);
         memory(what, mig);
       }
+      mig_instances(i, d);
     }
     for (unsigned l = 0; l < 18; ++l) {
       int active = 0;

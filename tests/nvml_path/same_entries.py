@@ -2,7 +2,8 @@
 """ctest nvml_path.same_entries: on every NVIDIA fixture, under `hwsim run` with the
 snapshot-backed libnvidia-ml.so.1 (nvml/, hwsim_nvml), the CUDA probe's NVML path
 (hwaccel-nvml) and its nvidia-smi path (HWACCEL_NVML=0) give the same CUDA entries.
-Only what names the path may differ: api, provenance and memory.source.
+Only what names the path may differ: api, provenance, memory.source and the links'
+source; and where NVML answered, no provenance or link source names an nvidia-smi run.
 
 usage: same_entries.py HWSIM HWACCEL SOURCE_DIR        exit 77: cannot simulate here
 """
@@ -42,6 +43,12 @@ def cuda_entries(report):
     return out
 
 
+def links_of(report):
+    """The links between GPUs, less the source that names the path."""
+    return sorted(({k: v for k, v in l.items() if k != "source"} for l in report.get("links", [])),
+                  key=lambda l: json.dumps(l, sort_keys=True))
+
+
 def nvidia_fixtures(src):
     for path in sorted(glob.glob(os.path.join(src, "fixtures/hosts/*.yaml"))):
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -55,7 +62,9 @@ def nvidia_fixtures(src):
 
 def main():
     hwsim, hwaccel, src = sys.argv[1:4]
-    probe = subprocess.run([hwsim, "run", os.path.join(src, "fixtures/hosts/h200-firecracker.yaml"),
+    # -v: hwsim run says "NVML is simulated" only when asked to say what it covers.
+    probe = subprocess.run([hwsim, "run", "-v",
+                            os.path.join(src, "fixtures/hosts/h200-firecracker.yaml"),
                             "--", "/bin/true"], capture_output=True, text=True)
     if probe.returncode != 0 or "no private mount namespace" in probe.stderr:
         print("skipped: hwsim run cannot simulate a host here:", probe.stderr.strip()[:200])
@@ -77,6 +86,18 @@ def main():
         via_nvml += "nvml" in apis
         if "nvml" in {d.get("api") for d in rb.get("devices", [])}:
             failures.append(f"{name}: HWACCEL_NVML=0 still answered through NVML")
+        la, lb = links_of(ra), links_of(rb)
+        if la != lb:
+            failures.append(f"{name}: links differ: NVML {json.dumps(la)[:300]} vs "
+                            f"nvidia-smi {json.dumps(lb)[:300]}")
+        # When NVML answered, nothing of the report comes from an nvidia-smi run.
+        if "nvml" in apis:
+            smi = sorted({p for d in ra.get("devices", []) if d.get("backend") == "cuda"
+                          for p in d.get("provenance", []) if "nvidia-smi" in p} |
+                         {l.get("source", "") for l in ra.get("links", [])
+                          if "nvidia-smi" in l.get("source", "")})
+            if smi:
+                failures.append(f"{name}: the NVML path still ran {smi}")
         if ea != eb:
             for i, (x, y) in enumerate(zip(ea, eb)):
                 if x != y:

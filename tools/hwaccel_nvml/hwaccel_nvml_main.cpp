@@ -115,6 +115,7 @@ json nvlinks(const Nvml& nvml, Device device, json& errors) {
   json links = json::array();
   auto state_of = nvml.get<NvLinkStateFn>("nvmlDeviceGetNvLinkState");
   auto remote_of = nvml.get<NvLinkRemoteFn>("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+  auto type_of = nvml.get<NvLinkTypeFn>("nvmlDeviceGetNvLinkRemoteDeviceType");
   if (!state_of) {
     note(nvml, errors, "nvmlDeviceGetNvLinkState", kErrorFunctionNotFound);
     return links;
@@ -131,9 +132,50 @@ json nvlinks(const Nvml& nvml, Device device, json& errors) {
     PciInfo remote{};
     if (active && remote_of && remote_of(device, link, &remote) == kSuccess)
       one["remote_pci_bus_id"] = cut(remote.bus_id, sizeof remote.bus_id);
+    int type = -1;
+    if (active && type_of && type_of(device, link, &type) == kSuccess)
+      one["remote_type"] = type == kNvLinkDeviceSwitch ? "switch" : type == 0 ? "gpu" : "other";
     links.push_back(std::move(one));
   }
   return links;
+}
+
+// A bitmask of unsigned longs as topo -m prints a CPU list: "0-55,112-167".
+std::string cpu_list(const unsigned long* words, unsigned count) {
+  constexpr unsigned bits = sizeof(unsigned long) * 8;
+  std::string out;
+  const unsigned total = count * bits;
+  for (unsigned i = 0; i < total;) {
+    if (!(words[i / bits] >> (i % bits) & 1)) {
+      ++i;
+      continue;
+    }
+    unsigned last = i;
+    while (last + 1 < total && (words[(last + 1) / bits] >> ((last + 1) % bits) & 1)) ++last;
+    if (!out.empty()) out += ',';
+    out += std::to_string(i);
+    if (last > i) out += "-" + std::to_string(last);
+    i = last + 1;
+  }
+  return out;
+}
+
+// What topo -m's CPU and NUMA Affinity columns say, from the same NVML calls.
+void affinity(const Nvml& nvml, Device device, json& out, json& errors) {
+  unsigned long words[kAffinityWords] = {};
+  out["cpu_affinity"] = "";
+  if (ask<CpuAffinityFn>(nvml, errors, "nvmlDeviceGetCpuAffinity",
+                         [&](auto fn) { return fn(device, kAffinityWords, words); }))
+    out["cpu_affinity"] = cpu_list(words, kAffinityWords);
+  std::memset(words, 0, sizeof words);
+  if (ask<MemoryAffinityFn>(nvml, errors, "nvmlDeviceGetMemoryAffinity", [&](auto fn) {
+        return fn(device, kAffinityWords, words, kAffinityScopeNode);
+      })) {
+    const std::string nodes = cpu_list(words, kAffinityWords);
+    // One node, as topo -m shows it; several or none: N/A there too.
+    if (!nodes.empty() && nodes.find_first_of(",-") == std::string::npos)
+      out["numa_affinity"] = std::stoi(nodes);
+  }
 }
 
 json device_document(const Nvml& nvml, unsigned index, Device device) {
@@ -158,6 +200,7 @@ json device_document(const Nvml& nvml, unsigned index, Device device) {
     if (current == 1) out["mig_devices"] = mig_devices(nvml, device, errors);
   }
   out["nvlinks"] = nvlinks(nvml, device, errors);
+  affinity(nvml, device, out, errors);
   C2cModeInfo c2c{};
   if (ask<C2cFn>(nvml, errors, "nvmlDeviceGetC2cModeInfoV",
                  [&](auto fn) { return fn(device, &c2c); }))

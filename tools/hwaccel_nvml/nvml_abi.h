@@ -65,7 +65,14 @@ using IntFn = Return (*)(Device, int*);  // enums (persistence, compute mode)
 using MigHandleFn = Return (*)(Device, unsigned, Device*);
 using NvLinkStateFn = Return (*)(Device, unsigned, int*);
 using NvLinkRemoteFn = Return (*)(Device, unsigned, PciInfo*);
+using NvLinkTypeFn = Return (*)(Device, unsigned, int*);  // NVML_NVLINK_DEVICE_TYPE_*
 using CommonAncestorFn = Return (*)(Device, Device, int*);
+// nvmlDeviceGetCpuAffinity / nvmlDeviceGetMemoryAffinity: bitmasks in unsigned longs.
+using CpuAffinityFn = Return (*)(Device, unsigned, unsigned long*);
+using MemoryAffinityFn = Return (*)(Device, unsigned, unsigned long*, int);
+inline constexpr int kAffinityScopeNode = 0;    // NVML_AFFINITY_SCOPE_NODE
+inline constexpr int kNvLinkDeviceSwitch = 2;   // NVML_NVLINK_DEVICE_TYPE_SWITCH
+inline constexpr unsigned kAffinityWords = 64;  // 4096 CPUs or NUMA nodes
 using C2cFn = Return (*)(Device, C2cModeInfo*);
 using AddressingFn = Return (*)(Device, AddressingMode*);
 

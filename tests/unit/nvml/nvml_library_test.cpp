@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -168,6 +170,163 @@ TEST_F(NvmlLibrary, MigHandles) {
                 "MIG-00000001-0000-0000-0000-000000000001", &by_uuid),
             NVML_SUCCESS);
   EXPECT_EQ(by_uuid, mig);
+}
+
+// The recorded H100's four MIG devices as NVML's GPU and compute instances: the
+// 3g.40gb at GPU instance 2 (memory slices 4-7), the 2g.20gb at 3 (0-1), the two
+// 1g.10gb at 9 and 10 (2 and 3), each with one compute instance 0.
+TEST_F(NvmlLibrary, MigProfilesAndInstances) {
+  ASSERT_EQ(init_on("h100-mig"), NVML_SUCCESS);
+  nvmlGpuInstanceProfileInfo_t v1{};
+  using ProfileV1 = nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstanceProfileInfo_t*);
+  ASSERT_EQ(call<ProfileV1>("nvmlDeviceGetGpuInstanceProfileInfo")(device(0), 2, &v1),
+            NVML_SUCCESS);  // NVML_GPU_INSTANCE_PROFILE_3_SLICE
+  EXPECT_EQ(v1.id, 9u);
+  EXPECT_EQ(v1.sliceCount, 3u);
+  EXPECT_EQ(v1.instanceCount, 2u);
+  EXPECT_EQ(v1.multiprocessorCount, 60u);  // -q's Multiprocessor count of the 3g.40gb
+  EXPECT_EQ(v1.memorySizeMB, 40448u);      // -q's Shared FB Memory Total
+  using ProfileV = nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstanceProfileInfo_v2_t*);
+  nvmlGpuInstanceProfileInfo_v2_t v2{};
+  v2.version = nvmlGpuInstanceProfileInfo_v2;
+  ASSERT_EQ(call<ProfileV>("nvmlDeviceGetGpuInstanceProfileInfoV")(device(0), 0, &v2),
+            NVML_SUCCESS);
+  EXPECT_EQ(v2.id, 19u);
+  EXPECT_STREQ(v2.name, "MIG 1g.10gb");
+  EXPECT_EQ(v2.memorySizeMB, 9984u);
+  nvmlGpuInstanceProfileInfo_v3_t v3{};
+  v3.version = nvmlGpuInstanceProfileInfo_v3;
+  ASSERT_EQ(call<ProfileV>("nvmlDeviceGetGpuInstanceProfileInfoV")(
+                device(0), 4, reinterpret_cast<nvmlGpuInstanceProfileInfo_v2_t*>(&v3)),
+            NVML_SUCCESS);
+  EXPECT_EQ(v3.id, 0u);
+  EXPECT_EQ(v3.sliceCount, 7u);
+  EXPECT_EQ(v3.memorySizeMB, 81152u);
+  EXPECT_STREQ(v3.name, "MIG 7g.80gb");
+  v2.version = 1;
+  EXPECT_EQ(call<ProfileV>("nvmlDeviceGetGpuInstanceProfileInfoV")(device(0), 0, &v2),
+            NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  EXPECT_EQ(call<ProfileV1>("nvmlDeviceGetGpuInstanceProfileInfo")(device(0), 6, &v1),
+            NVML_ERROR_NOT_SUPPORTED);  // 6_SLICE: not an H100 profile
+  EXPECT_EQ(call<ProfileV1>("nvmlDeviceGetGpuInstanceProfileInfo")(device(0), 17, &v1),
+            NVML_ERROR_INVALID_ARGUMENT);
+
+  using Placements =
+      nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstancePlacement_t*, unsigned*);
+  unsigned count = 0;
+  nvmlGpuInstancePlacement_t places[8]{};
+  ASSERT_EQ(call<Placements>("nvmlDeviceGetGpuInstancePossiblePlacements_v2")(device(0), 14,
+                                                                              nullptr, &count),
+            NVML_SUCCESS);
+  EXPECT_EQ(count, 3u);
+  call<Placements>("nvmlDeviceGetGpuInstancePossiblePlacements_v2")(device(0), 14, places, &count);
+  EXPECT_EQ(places[2].start, 4u);
+  EXPECT_EQ(places[2].size, 2u);
+  // Every memory slice is taken: nothing more fits.
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned*)>(
+                "nvmlDeviceGetGpuInstanceRemainingCapacity")(device(0), 19, &count),
+            NVML_SUCCESS);
+  EXPECT_EQ(count, 0u);
+
+  using Instances = nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstance_t*, unsigned*);
+  nvmlGpuInstance_t gis[7]{};
+  ASSERT_EQ(call<Instances>("nvmlDeviceGetGpuInstances")(device(0), 19, gis, &count), NVML_SUCCESS);
+  EXPECT_EQ(count, 2u);  // the two 1g.10gb
+  nvmlGpuInstanceInfo_t info{};
+  using Info = nvmlReturn_t (*)(nvmlGpuInstance_t, nvmlGpuInstanceInfo_t*);
+  ASSERT_EQ(call<Info>("nvmlGpuInstanceGetInfo")(gis[1], &info), NVML_SUCCESS);
+  EXPECT_EQ(info.device, device(0));
+  EXPECT_EQ(info.id, 10u);
+  EXPECT_EQ(info.profileId, 19u);
+  EXPECT_EQ(info.placement.start, 3u);
+  EXPECT_EQ(info.placement.size, 1u);
+  nvmlGpuInstance_t gi = nullptr;
+  using ById = nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstance_t*);
+  ASSERT_EQ(call<ById>("nvmlDeviceGetGpuInstanceById")(device(0), 2, &gi), NVML_SUCCESS);
+  ASSERT_EQ(call<Info>("nvmlGpuInstanceGetInfo")(gi, &info), NVML_SUCCESS);
+  EXPECT_EQ(info.profileId, 9u);
+  EXPECT_EQ(info.placement.start, 4u);
+  EXPECT_EQ(info.placement.size, 4u);
+  EXPECT_EQ(call<ById>("nvmlDeviceGetGpuInstanceById")(device(0), 1, &gi), NVML_ERROR_NOT_FOUND);
+  call<ById>("nvmlDeviceGetGpuInstanceById")(device(0), 2, &gi);
+
+  nvmlComputeInstanceProfileInfo_v2_t cp{};
+  cp.version = nvmlComputeInstanceProfileInfo_v2;
+  using CiProfile =
+      nvmlReturn_t (*)(nvmlGpuInstance_t, unsigned, unsigned, nvmlComputeInstanceProfileInfo_v2_t*);
+  ASSERT_EQ(call<CiProfile>("nvmlGpuInstanceGetComputeInstanceProfileInfoV")(gi, 2, 0, &cp),
+            NVML_SUCCESS);  // NVML_COMPUTE_INSTANCE_PROFILE_3_SLICE
+  EXPECT_EQ(cp.sliceCount, 3u);
+  EXPECT_EQ(cp.multiprocessorCount, 60u);
+  EXPECT_EQ(cp.sharedCopyEngineCount, 3u);
+  using Cis = nvmlReturn_t (*)(nvmlGpuInstance_t, unsigned, nvmlComputeInstance_t*, unsigned*);
+  nvmlComputeInstance_t cis[3]{};
+  ASSERT_EQ(call<Cis>("nvmlGpuInstanceGetComputeInstances")(gi, 2, cis, &count), NVML_SUCCESS);
+  ASSERT_EQ(count, 1u);
+  nvmlComputeInstanceInfo_t ci{};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlComputeInstance_t, nvmlComputeInstanceInfo_t*)>(
+                "nvmlComputeInstanceGetInfo_v2")(cis[0], &ci),
+            NVML_SUCCESS);
+  EXPECT_EQ(ci.device, device(0));
+  EXPECT_EQ(ci.gpuInstance, gi);
+  EXPECT_EQ(ci.id, 0u);
+  EXPECT_EQ(ci.profileId, 2u);
+  EXPECT_EQ(ci.placement.size, 3u);
+  // A handle of another kind is refused, never read.
+  EXPECT_EQ(
+      call<Info>("nvmlGpuInstanceGetInfo")(reinterpret_cast<nvmlGpuInstance_t>(cis[0]), &info),
+      NVML_ERROR_INVALID_ARGUMENT);
+}
+
+// Memory v2 splits what the driver reserves from what is used (-q's Reserved).
+TEST_F(NvmlLibrary, MemoryV2Reserved) {
+  ASSERT_EQ(init_on("h100-mig"), NVML_SUCCESS);
+  nvmlMemory_v2_t m{};
+  m.version = nvmlMemory_v2;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlMemory_v2_t*)>("nvmlDeviceGetMemoryInfo_v2")(
+                device(0), &m),
+            NVML_SUCCESS);
+  constexpr unsigned long long MiB = 1ull << 20;
+  EXPECT_EQ(m.total, 81559 * MiB);
+  EXPECT_EQ(m.free, 81022 * MiB);
+  EXPECT_EQ(m.reserved, 479 * MiB);
+  EXPECT_EQ(m.used, 58 * MiB);  // -q says 59: its figures are each rounded to MiB
+}
+
+// No MIG mode, no profiles: as `nvidia-smi mig -lgip` finds no MIG-enabled device.
+TEST_F(NvmlLibrary, NoMigProfilesWithoutMigMode) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  nvmlGpuInstanceProfileInfo_t v1{};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstanceProfileInfo_t*)>(
+                "nvmlDeviceGetGpuInstanceProfileInfo")(device(0), 0, &v1),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
+// hwsim run --latency sets HWSIM_LATENCY=1: init takes the recorded host's start-up
+// (here a recorded hwaccel-nvml run of 150 ms, longer than reading the snapshot takes).
+TEST_F(NvmlLibrary, InitTakesTheRecordedStartUpUnderLatency) {
+  auto fixture = hwaccel::testing::slurp(
+      hwaccel::testing::source_path("fixtures/hosts/h200-firecracker.yaml"));
+  ASSERT_TRUE(fixture);
+  std::string text = *fixture;
+  text +=
+      "  - argv: [hwaccel-nvml]\n    exit: 0\n    stdout: \"\"\n    stderr: \"\"\n    ms: 150\n";
+  const std::string path = ::testing::TempDir() + "nvml-latency-host.yaml";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  ::setenv("HWSIM_NVML_SNAPSHOT", path.c_str(), 1);
+  ::setenv("HWSIM_LATENCY", "1", 1);
+  const auto start = std::chrono::steady_clock::now();
+  const nvmlReturn_t r = call<nvmlReturn_t (*)()>("nvmlInit_v2")();
+  const auto took = std::chrono::steady_clock::now() - start;
+  ::unsetenv("HWSIM_LATENCY");
+  ASSERT_EQ(r, NVML_SUCCESS);
+  EXPECT_GE(took, std::chrono::milliseconds(150));
+  std::remove(path.c_str());
 }
 
 TEST_F(NvmlLibrary, BrokenDriversFailInit) {

@@ -118,6 +118,92 @@ TEST(NvmlModel, MigInstancesHangOffTheirGpu) {
   EXPECT_EQ(first.parent, 0u);
 }
 
+// The H100's profile table and the partition tree's slots (the real -lgi of an
+// A100: GPU instance 13 at 6:1, 5 at 4:2, 1 at 0:4).
+TEST(NvmlModel, MigPlacementsAndCapacity) {
+  const MigTable* table = mig_table_for("NVIDIA H100 80GB HBM3", 81559ull << 20);
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(mig_table_for("NVIDIA H100 NVL", 95830ull << 20), nullptr);  // not in the tables
+  EXPECT_EQ(mig_table_for("NVIDIA H100 80GB HBM3", 95830ull << 20), nullptr);
+  const GiProfile* one = gi_profile_by_id(*table, 19);
+  const GiProfile* three = gi_profile_by_name(*table, "MIG 3g.40gb");
+  ASSERT_TRUE(one && three);
+  EXPECT_EQ(gi_profile_by_name(*table, "1c.3g.40gb"), three);
+  auto at = [&](const GiProfile& p, unsigned id) {
+    auto place = placement_of_instance(*table, p, id);
+    return place ? std::to_string(place->start) + ":" + std::to_string(place->size) : "none";
+  };
+  EXPECT_EQ(at(*one, 13), "6:1");
+  EXPECT_EQ(at(*gi_profile_by_id(*table, 14), 5), "4:2");
+  EXPECT_EQ(at(*gi_profile_by_id(*table, 5), 1), "0:4");
+  EXPECT_EQ(at(*three, 2), "4:4");
+  EXPECT_EQ(at(*three, 9), "none");  // an eighth's slot is no 3g's
+  EXPECT_EQ(at(*one, 14), "none");   // 7:1: a 1g never starts at the last slice
+  EXPECT_EQ(remaining_capacity(*one, {}, 0), 7u);
+  EXPECT_EQ(remaining_capacity(*three, {}, 0), 2u);
+  EXPECT_EQ(remaining_capacity(*one, {{4, 4}}, 0), 4u);
+  EXPECT_EQ(remaining_capacity(*three, {{4, 4}}, 1), 1u);
+  EXPECT_EQ(remaining_capacity(*gi_profile_by_id(*table, 0), {{2, 1}}, 0), 0u);
+}
+
+TEST(NvmlModel, H100MigDevicesAreGpuAndComputeInstances) {
+  Model m = model_of("h100-mig");
+  ASSERT_NE(m.gpus[0].mig_table, nullptr);
+  ASSERT_EQ(m.gpu_instances.size(), 4u);
+  ASSERT_EQ(m.compute_instances.size(), 4u);
+  EXPECT_EQ(m.gpu_instances[0].id, 2u);
+  EXPECT_STREQ(m.gpu_instances[0].profile->name, "3g.40gb");
+  EXPECT_EQ(m.compute_instances[0].profile_index, 2u);  // 3_SLICE
+  EXPECT_EQ(m.compute_instances[0].device, m.gpus[0].mig_devices[0]);
+  EXPECT_EQ(m.gpus[0].memory_reserved, 479ull << 20);  // -q's FB Reserved
+}
+
+// With the NVSwitches on the bus, a GPU's 18 links end at them, spread in bus
+// order; without -q, the reserved memory is what the query leaves.
+TEST(NvmlModel, SwitchLinksEndAtTheSwitchesOnTheBus) {
+  auto loaded = load_snapshot_file(testing::source_path("fixtures/hosts/dgx-h100.yaml"));
+  ASSERT_TRUE(loaded.snapshot);
+  Snapshot& s = *loaded.snapshot;
+  for (const char* sw : {"0000:05:00.0", "0000:06:00.0", "0000:07:00.0", "0000:08:00.0"}) {
+    const std::string dir = std::string("/sys/bus/pci/devices/") + sw;
+    s.files[dir + "/vendor"] = FileEntry::of_content("0x10de\n");
+    s.files[dir + "/device"] = FileEntry::of_content("0x22a3\n");
+    s.files[dir + "/class"] = FileEntry::of_content("0x068000\n");
+  }
+  SnapshotHost host(std::move(s));
+  Model m = build_model(host);
+  ASSERT_EQ(m.switches.size(), 4u);
+  EXPECT_EQ(m.switches[0].bus_id, "0000:05:00.0");
+  EXPECT_EQ(m.switches[0].pci_device, 0x22a3);
+  const auto& links = m.gpus[0].nvlinks;
+  ASSERT_EQ(links.size(), 18u);
+  std::vector<int> per_switch(4);
+  for (const auto& l : links) {
+    ASSERT_TRUE(l.to_switch);
+    ASSERT_LT(l.remote, 4u);
+    ++per_switch[l.remote];
+  }
+  EXPECT_EQ(per_switch, (std::vector<int>{5, 4, 5, 4}));
+  EXPECT_EQ(m.gpus[0].memory_reserved, 552ull << 20);  // 81559 - 0 used - 81007 free MiB
+}
+
+// What nvmlInit waits under hwsim run --latency: the quickest recorded nvidia-smi run
+// (the H200's query and addressing query, 23 ms; -L 24), nothing without any ms.
+TEST(NvmlModel, InitLatencyIsTheQuickestRecordedNvidiaSmiRun) {
+  for (auto [fixture, ms] : {std::pair{"h200-firecracker", 23}, std::pair{"dgx-h100", 0}}) {
+    auto loaded = load_snapshot_file(
+        testing::source_path(std::string("fixtures/hosts/") + fixture + ".yaml"));
+    ASSERT_TRUE(loaded.snapshot);
+    EXPECT_EQ(init_latency_ms(*loaded.snapshot), ms) << fixture;
+    ToolEntry helper;
+    helper.argv = {"hwaccel-nvml"};
+    helper.run.ms = 7;
+    helper.has_ms = true;
+    loaded.snapshot->tools[helper.argv] = helper;  // a recorded helper run says it best
+    EXPECT_EQ(init_latency_ms(*loaded.snapshot), 7) << fixture;
+  }
+}
+
 TEST(NvmlModel, Gb10MemoryIsUnified) {
   Model m = model_of("gx10");
   ASSERT_EQ(m.whole_gpus, 1u);

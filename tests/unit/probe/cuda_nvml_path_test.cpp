@@ -120,10 +120,83 @@ TEST(CudaNvmlPath, GivesTheEntriesOfTheNvidiaSmiPath) {
   EXPECT_EQ(nvml.entries[2].memory.source,
             "NVML (hwaccel-nvml, the MIG device's shared FB memory, GPU instance 2)");
   EXPECT_EQ(smi.links.size(), nvml.links.size());
-  // One nvidia-smi run left on the NVML path: topo -m, for the CPU affinity.
+  // A document without the affinity (an older helper): topo -m still runs, alone.
   std::size_t smi_runs = 0;
   for (const auto& argv : nvml_host.runs) smi_runs += argv.front() == "nvidia-smi";
   EXPECT_EQ(smi_runs, 1u);
+}
+
+// A helper that asked NVML the affinity too: topo -m's answers come from the
+// document, and no nvidia-smi runs at all.
+TEST(CudaNvmlPath, TopologyFromTheDocumentRunsNoNvidiaSmi) {
+  std::string doc = kDocument;
+  auto add = [&doc](const std::string& after, const std::string& members) {
+    doc.insert(doc.find(after) + after.size(), members);
+  };
+  add(R"("uuid": "GPU-aaaa",)", R"( "cpu_affinity": "0-31", "numa_affinity": 0,)");
+  add(R"("uuid": "GPU-cccc",)", R"( "cpu_affinity": "32-63", "numa_affinity": 1,)");
+  TwoGpuHost smi_host(false), nvml_host(true);
+  nvml_host.tools[cuda_nvml_argv()] = exited(0, doc);
+  auto smi = CudaProbe().run(smi_host);
+  auto nvml = CudaProbe().run(nvml_host);
+  for (const auto& argv : nvml_host.runs) EXPECT_NE(argv.front(), "nvidia-smi") << argv.back();
+  ASSERT_EQ(nvml.entries.size(), smi.entries.size());
+  for (std::size_t i = 0; i < smi.entries.size(); ++i) {
+    EXPECT_EQ(nvml.entries[i].cpu_affinity, smi.entries[i].cpu_affinity) << i;
+    EXPECT_EQ(nvml.entries[i].numa_node, smi.entries[i].numa_node) << i;
+  }
+  EXPECT_EQ(nvml.entries[1].cpu_affinity, "32-63");
+  ASSERT_EQ(nvml.links.size(), smi.links.size());
+  ASSERT_EQ(nvml.links.size(), 1u);
+  EXPECT_EQ(nvml.links[0].kind, "pcie");
+  EXPECT_EQ(nvml.links[0].path, "SYS");  // NVML_TOPOLOGY_SYSTEM (50)
+  EXPECT_EQ(nvml.links[0].path, smi.links[0].path);
+  EXPECT_EQ(nvml.links[0].source, "tool:hwaccel-nvml");
+}
+
+// NVLink from the document: links to the peer's bus count as NV<n>; links to
+// NVSwitches join every pair by the fewer switch links of the two.
+TEST(CudaNvmlPath, NvLinkPeersAndSwitchesFromTheDocument) {
+  auto device = [](int index, const char* bus, const std::string& links) {
+    return std::string(R"({"index": )") + std::to_string(index) +
+           R"(, "name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-)" + std::to_string(index) +
+           R"(", "pci_bus_id": ")" + bus +
+           R"(", "memory_total": 1048576, "memory_used": 0, "memory_free": 1048576,)"
+           R"( "compute_capability": "9.0", "cpu_affinity": "", "nvlinks": [)" +
+           links + "]}";
+  };
+  auto link = [](int n, const char* remote, const char* type) {
+    return std::string(R"({"link": )") + std::to_string(n) + R"(, "active": true,)" +
+           R"( "remote_pci_bus_id": ")" + remote + R"(", "remote_type": ")" + type + R"("})";
+  };
+  const std::string direct =
+      R"({"hwaccel_nvml": 1, "status": "ok", "device_count": 2, "devices": [)" +
+      device(0, "00000000:1B:00.0",
+             link(0, "00000000:43:00.0", "gpu") + "," + link(1, "00000000:43:00.0", "gpu")) +
+      "," +
+      device(1, "00000000:43:00.0",
+             link(0, "00000000:1B:00.0", "gpu") + "," + link(1, "00000000:1B:00.0", "gpu")) +
+      R"(], "topology": [{"a": 0, "b": 1, "level": 40}]})";
+  NvmlAsked asked = read_nvml_run(exited(0, direct));
+  ASSERT_TRUE(asked.view && asked.view->topology);
+  ASSERT_EQ(asked.view->topology->links.size(), 1u);
+  EXPECT_EQ(asked.view->topology->links[0].kind, "nvlink");
+  EXPECT_EQ(asked.view->topology->links[0].lanes, 2);
+  std::string switch_links;
+  for (int n = 0; n < 3; ++n)
+    switch_links += (n ? "," : "") + link(n, "00000000:05:00.0", "switch");
+  const std::string fabric =
+      R"({"hwaccel_nvml": 1, "status": "ok", "device_count": 2, "devices": [)" +
+      device(0, "00000000:1B:00.0", switch_links) + "," +
+      device(1, "00000000:43:00.0",
+             link(0, "00000000:05:00.0", "switch") + "," + link(1, "00000000:06:00.0", "switch")) +
+      R"(], "topology": []})";
+  asked = read_nvml_run(exited(0, fabric));
+  ASSERT_TRUE(asked.view && asked.view->topology);
+  ASSERT_EQ(asked.view->topology->links.size(), 1u);
+  EXPECT_EQ(asked.view->topology->links[0].lanes, 2);
+  // An older helper's document (no affinity asked): topo -m is still asked.
+  EXPECT_FALSE(read_nvml_run(exited(0, kDocument)).view->topology);
 }
 
 TEST(CudaNvmlPath, FallsBackToNvidiaSmiOnWhatCannotBeTrusted) {

@@ -3,7 +3,10 @@
 // 0.9 has no MIG calls: those go through its sys crate, on the same library.
 use nvml_wrapper::error::NvmlError;
 use nvml_wrapper::Nvml;
-use nvml_wrapper_sys::bindings::{nvmlDevice_t, NvmlLib};
+use nvml_wrapper_sys::bindings::{
+    nvmlComputeInstanceInfo_t, nvmlComputeInstance_t, nvmlDevice_t, nvmlGpuInstanceInfo_t,
+    nvmlGpuInstanceProfileInfo_v2_t, nvmlGpuInstance_t, NvmlLib,
+};
 use std::ffi::CStr;
 use std::os::raw::c_char;
 
@@ -29,6 +32,90 @@ fn memory(what: &str, total: Result<(u64, u64), NvmlError>) {
 
 fn text(buf: &[c_char]) -> String {
     unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned()
+}
+
+// GPU instance profiles and instances, printed as tests/nvml/nvml_client.c does, through
+// nvml-wrapper-sys's own struct layouts (bindgen from nvml.h).
+unsafe fn mig_instances(raw: &NvmlLib, gpu: u32, d: nvmlDevice_t) {
+    for p in 0..17u32 {
+        let mut info = std::mem::zeroed::<nvmlGpuInstanceProfileInfo_v2_t>();
+        info.version = std::mem::size_of::<nvmlGpuInstanceProfileInfo_v2_t>() as u32 | 2 << 24;
+        if raw.nvmlDeviceGetGpuInstanceProfileInfoV(d, p, &mut info) != 0 {
+            continue;
+        }
+        let (mut left, mut places) = (99u32, 0u32);
+        raw.nvmlDeviceGetGpuInstanceRemainingCapacity(d, info.id, &mut left);
+        raw.nvmlDeviceGetGpuInstancePossiblePlacements_v2(
+            d,
+            info.id,
+            std::ptr::null_mut(),
+            &mut places,
+        );
+        let name = text(&info.name);
+        println!(
+            "mig-table gpu {} profile {} id {} {} slices {} instances {} sm {} ce {} dec {} enc {} \
+             jpg {} ofa {} memory {} placements {} left {}",
+            gpu,
+            p,
+            info.id,
+            name,
+            info.sliceCount,
+            info.instanceCount,
+            info.multiprocessorCount,
+            info.copyEngineCount,
+            info.decoderCount,
+            info.encoderCount,
+            info.jpegCount,
+            info.ofaCount,
+            info.memorySizeMB,
+            places,
+            left
+        );
+        let mut gis: [nvmlGpuInstance_t; 8] = [std::ptr::null_mut(); 8];
+        let mut n = 0u32;
+        if raw.nvmlDeviceGetGpuInstances(d, info.id, gis.as_mut_ptr(), &mut n) != 0 {
+            continue;
+        }
+        for &g in gis.iter().take(n.min(8) as usize) {
+            let mut gi = std::mem::zeroed::<nvmlGpuInstanceInfo_t>();
+            if raw.nvmlGpuInstanceGetInfo(g, &mut gi) != 0 {
+                continue;
+            }
+            let mut computes = 0;
+            for c in 0..8u32 {
+                let mut cis: [nvmlComputeInstance_t; 8] = [std::ptr::null_mut(); 8];
+                let mut m = 0u32;
+                if raw.nvmlGpuInstanceGetComputeInstances(g, c, cis.as_mut_ptr(), &mut m) != 0 {
+                    continue;
+                }
+                for &ci_handle in cis.iter().take(m.min(8) as usize) {
+                    let mut ci = std::mem::zeroed::<nvmlComputeInstanceInfo_t>();
+                    if raw.nvmlComputeInstanceGetInfo_v2(ci_handle, &mut ci) != 0 {
+                        continue;
+                    }
+                    let parent = if ci.device == d && ci.gpuInstance == g { "ok" } else { "wrong" };
+                    println!(
+                        "mig-table gpu {} gi {} ci {} profile {} placement {}:{} parent {}",
+                        gpu, gi.id, ci.id, ci.profileId, ci.placement.start, ci.placement.size, parent
+                    );
+                    computes += 1;
+                }
+            }
+            let parent = if gi.device == d { "ok" } else { "wrong" };
+            println!(
+                "mig-table gpu {} gi {} placement {}:{} parent {}",
+                gpu, gi.id, gi.placement.start, gi.placement.size, parent
+            );
+            println!(
+                "gpu {} gi {} profile {} memory {} compute {}",
+                gpu,
+                gi.id,
+                name.strip_prefix("MIG ").unwrap_or(&name),
+                info.memorySizeMB,
+                computes
+            );
+        }
+    }
 }
 
 fn main() {
@@ -83,6 +170,7 @@ fn main() {
                         println!("{} memory error {}", what, r);
                     }
                 }
+                mig_instances(&raw, i, handle);
             }
         }
         for l in 0..18 {

@@ -1,0 +1,32 @@
+// What the C entry points of the snapshot-backed libnvidia-ml share (nvml_api.cpp
+// defines these; nvml_mig_api.cpp uses them): the model of the current init and
+// the checks that turn a handle back into one of its objects.
+#pragma once
+
+#include <string>
+
+#include "nvml/nvml_abi.h"
+#include "nvml/nvml_model.h"
+
+#define NVML_API extern "C" __attribute__((visibility("default")))
+
+namespace hwaccel::nvml::api {
+
+// The model while NVML is initialised, else nullptr.
+const Model* ready_model();
+// The Gpu a handle points at (compared as an address, never dereferenced first),
+// or the error to return.
+nvmlReturn_t gpu_of(nvmlDevice_t device, const Gpu*& gpu);
+nvmlDevice_t handle_of(const Gpu& gpu);
+// A MIG device's whole GPU; a whole GPU itself.
+const Gpu* whole_of(const Gpu* gpu);
+
+struct BusParts {
+  unsigned domain = 0, bus = 0, device = 0, function = 0;
+};
+bool parse_bus(const std::string& text, BusParts& parts);
+// nvmlPciInfo_t of a PCI function: bus ids in NVML's two spellings, device << 16 | vendor.
+nvmlReturn_t fill_pci_of(const std::string& bus_id, std::uint16_t vendor, std::uint16_t device,
+                         std::uint32_t subsystem, nvmlPciInfo_t* pci);
+
+}  // namespace hwaccel::nvml::api
