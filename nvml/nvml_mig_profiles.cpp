@@ -11,7 +11,7 @@ namespace {
 // one-slice instance with two memory slices).
 const std::vector<unsigned> kSevenOnes = {0, 1, 2, 3, 4, 5, 6};
 
-// H100 SXM5 80GB (132 SMs, no NVENC): `nvidia-smi mig -lgip` on driver 5xx; the
+// H100 SXM5 80GB (132 SMs, no NVENC): a public `nvidia-smi mig -lgip` (every row); the
 // 3g.40gb, 2g.20gb and 1g.10gb rows agree with the recorded -q of fixtures/hosts/
 // h100-mig.yaml (40448, 20096, 9984 MiB; 60, 32, 16 SMs; 3/2/1 CE, DEC, JPG).
 const MigTable kH100_80 = {"H100 80GB",
@@ -26,17 +26,19 @@ const MigTable kH100_80 = {"H100 80GB",
                                {4, 0, "7g.80gb", 7, 1, 132, 8, 7, 0, 7, 1, 81152, 8, {0}},
                            }};
 
-// A100-SXM4-40GB (108 SMs, no NVENC): the MIG User Guide's A100 table and -lgip.
+// A100-SXM4-40GB (108 SMs, no NVENC): a public `nvidia-smi mig -lgip` on an
+// A100-SXM4-40GB (memory 4.75 / 9.75 / 19.62 / 39.38 GiB, the same table as
+// sim/emulate/nvidia_smi_mig.cpp).
 const MigTable kA100_40 = {"A100 40GB",
                            8,
                            {
                                {0, 19, "1g.5gb", 1, 7, 14, 1, 0, 0, 0, 0, 4864, 1, kSevenOnes},
                                {7, 20, "1g.5gb+me", 1, 1, 14, 1, 1, 0, 1, 1, 4864, 1, kSevenOnes},
-                               {9, 15, "1g.10gb", 1, 4, 14, 1, 1, 0, 0, 0, 9856, 2, {0, 2, 4, 6}},
-                               {1, 14, "2g.10gb", 2, 3, 28, 2, 1, 0, 0, 0, 9856, 2, {0, 2, 4}},
-                               {2, 9, "3g.20gb", 3, 2, 42, 3, 2, 0, 0, 0, 19968, 4, {0, 4}},
-                               {3, 5, "4g.20gb", 4, 1, 56, 4, 2, 0, 0, 0, 19968, 4, {0}},
-                               {4, 0, "7g.40gb", 7, 1, 98, 7, 5, 0, 1, 1, 40192, 8, {0}},
+                               {9, 15, "1g.10gb", 1, 4, 14, 1, 1, 0, 0, 0, 9984, 2, {0, 2, 4, 6}},
+                               {1, 14, "2g.10gb", 2, 3, 28, 2, 1, 0, 0, 0, 9984, 2, {0, 2, 4}},
+                               {2, 9, "3g.20gb", 3, 2, 42, 3, 2, 0, 0, 0, 20096, 4, {0, 4}},
+                               {3, 5, "4g.20gb", 4, 1, 56, 4, 2, 0, 0, 0, 20096, 4, {0}},
+                               {4, 0, "7g.40gb", 7, 1, 98, 7, 5, 0, 1, 1, 40320, 8, {0}},
                            }};
 
 bool has(std::string_view text, std::string_view part) {
