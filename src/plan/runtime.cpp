@@ -158,6 +158,10 @@ std::optional<Emulation> emulation(std::string_view rt, const QuantLevel& q, con
   if (rt == "vllm" || rt == "sglang") {
     // Marlin W8A16 / W4A16 (vLLM PRs 17687, 18000; SGLang PR 19652), sm_80+.
     // vLLM's MXFP4 needs sm_80 (vLLM issue 23203) and runs Triton W4A16 on ROCm.
+    // On Hopper MXFP4 MoE goes through OpenAI's Triton kernels (matmul_ogs, the
+    // path vLLM PR 25488 compares Marlin with), bf16 activations all the same.
+    if (q.name == "mxfp4" && sku->target == "sm_90")
+      return weight_only("Triton matmul_ogs W4A16 MoE");
     if (nvidia_sm80_plus(sku)) return weight_only("Marlin");
     if (rt == "vllm" && q.name == "mxfp4" && sku->vendor == "AMD")
       return weight_only("Triton W4A16 MoE");

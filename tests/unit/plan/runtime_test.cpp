@@ -205,6 +205,7 @@ TEST(RuntimeSupport, EveryFormatWithoutUnitsIsRefusedOrSaidEmulated) {
   emulated("llama.cpp", "mxfp4", "rtx-3090", "int8");
   emulated("llama.cpp", "mxfp4", "apple-m2-ultra", "dequantises");
   emulated("vllm", "mxfp4", "a100-80gb", "Marlin");
+  emulated("vllm", "mxfp4", "h100-sxm", "Triton");
   emulated("vllm", "mxfp4", "gb10", "sm_12x");
   emulated("vllm", "mxfp4", "mi300x", "Triton");
   emulated("trt-llm", "mxfp4", "h100-sxm", "W4A16");
