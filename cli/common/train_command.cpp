@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/common/exit_codes.h"
+#include "src/plan/runtime.h"
 #include "src/plan/training.h"
 #include "src/plan/training_fit.h"
 #include "src/report/table.h"
@@ -17,6 +18,11 @@ void add_train_flags(CLI::App& cmd, TrainArgs& a) {
   cmd.add_option("--params", a.plan.params, "A bare parameter count (70B)");
   cmd.add_option("--method", a.method,
                  "full | lora | qlora | prefix | dpo | distill (default full)");
+  cmd.add_option("--runtime", a.plan.runtime,
+                 "mlx: price mlx-lm's trainer on Apple (full, lora, qlora; no ZeRO). The serving "
+                 "runtimes (llama.cpp, vllm, sglang, trt-llm) do not train and are refused; "
+                 "default: PyTorch + DeepSpeed ZeRO")
+      ->check(CLI::IsMember(plan::runtime_names()));
   cmd.add_option("--teacher", a.teacher, "distill: the teacher model (name or config.json)");
   cmd.add_option("--zero", a.zero, "ZeRO stage 0-3 (default 0)")->check(CLI::Range(0, 3));
   cmd.add_option("--gpus", a.gpus,
@@ -82,6 +88,13 @@ int run_train(const TrainArgs& a) {
   req.micro_batch = a.micro_batch;
   req.checkpointing = a.checkpointing;
   req.lora_rank = a.lora_rank;
+  const plan::Sku* sku = devs.front()->sku;
+  auto framework = plan::training_framework(a.plan.runtime, req,
+                                            sku && sku->vendor == "Apple" && !devs.front()->cpu);
+  if (framework.refused) {
+    std::cerr << "error: " << *framework.refused << "\n";
+    return kExitUsage;
+  }
   auto t = plan::training_memory(req);
   double capacity = devs.front()->capacity;
   bool enough_devices = n <= static_cast<int>(devs.size());
@@ -89,26 +102,28 @@ int run_train(const TrainArgs& a) {
   std::vector<plan::TrainAlternative> alternatives;
   if (!fits && enough_devices) alternatives = plan::training_alternatives(req, capacity);
   if (a.plan.json) {
-    nlohmann::json j{{"schema", "hwaccel-train/1"},
-                     {"model", req.model.name},
-                     {"method", plan::to_string(req.method)},
-                     {"zero", req.zero},
-                     {"devices", n},
-                     {"device", devs.front()->label},
-                     {"seq", req.seq},
-                     {"micro_batch", req.micro_batch},
-                     {"checkpointing", req.checkpointing},
-                     {"trainable_params", std::llround(t.trainable_params)},
-                     {"per_device",
-                      {{"weights_bytes", std::llround(t.weights)},
-                       {"gradients_bytes", std::llround(t.gradients)},
-                       {"optimizer_bytes", std::llround(t.optimizer)},
-                       {"activations_bytes", std::llround(t.activations)},
-                       {"frozen_extra_bytes", std::llround(t.frozen_extra)},
-                       {"total_bytes", std::llround(t.total())}}},
-                     {"usable_bytes", std::llround(capacity)},
-                     {"fits", fits},
-                     {"notes", t.notes}};
+    nlohmann::json j{
+        {"schema", "hwaccel-train/1"},
+        {"model", req.model.name},
+        {"method", plan::to_string(req.method)},
+        {"framework", {{"name", framework.name}, {"assumptions", framework.assumptions}}},
+        {"zero", req.zero},
+        {"devices", n},
+        {"device", devs.front()->label},
+        {"seq", req.seq},
+        {"micro_batch", req.micro_batch},
+        {"checkpointing", req.checkpointing},
+        {"trainable_params", std::llround(t.trainable_params)},
+        {"per_device",
+         {{"weights_bytes", std::llround(t.weights)},
+          {"gradients_bytes", std::llround(t.gradients)},
+          {"optimizer_bytes", std::llround(t.optimizer)},
+          {"activations_bytes", std::llround(t.activations)},
+          {"frozen_extra_bytes", std::llround(t.frozen_extra)},
+          {"total_bytes", std::llround(t.total())}}},
+        {"usable_bytes", std::llround(capacity)},
+        {"fits", fits},
+        {"notes", t.notes}};
     if (!fits && enough_devices) {
       nlohmann::json alt = nlohmann::json::array();
       for (const auto& x : alternatives)
@@ -121,6 +136,7 @@ int run_train(const TrainArgs& a) {
     o << "train: " << req.model.name << ", " << plan::to_string(req.method) << ", ZeRO " << req.zero
       << " over " << n << " device(s), seq " << req.seq << ", micro-batch " << req.micro_batch
       << (req.checkpointing ? ", checkpointing" : ", no checkpointing") << "\n";
+    o << "framework: " << framework.name << " (" << framework.assumptions << ")\n";
     o << "trainable parameters: " << std::llround(t.trainable_params / 1e6) << " M\n\n";
     std::vector<std::vector<std::string>> rows{{"PER DEVICE", "BYTES"},
                                                {"weights", plan::gib(t.weights)},

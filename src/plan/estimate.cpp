@@ -34,7 +34,8 @@ std::optional<DeviceSpeed> speed(const PlanDevice& d, const ModelCost& c, const 
                                       ? runtime_profile(cat, c.workload.runtime, *d.sku)
                                       : nullptr;
   DeviceSpeed s;
-  std::string format = d.sku ? activation_format(profile, c.quant, *d.sku) : "fp32";
+  std::string format =
+      d.sku ? activation_format(profile, c.quant, *d.sku, c.workload.runtime) : "fp32";
   if (profile) {
     s.bandwidth = d.bandwidth() * profile->decode_efficiency;
     s.flops = d.peak(format) * profile->prefill_efficiency;

@@ -73,6 +73,10 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
         emulations.push_back(*support.emulation);
     } else {
       why = unsupported_on(req.quant, d.sku);
+      // Accepted, but the assumed runtime's kernels emulate it: say so too.
+      auto e = why ? std::nullopt : emulation(r.runtime, req.quant, d.sku, d.cpu);
+      if (e && std::find(emulations.begin(), emulations.end(), e->note) == emulations.end())
+        emulations.push_back(e->note);
     }
     if (why) {
       d.capacity = 0;

@@ -68,7 +68,10 @@ RuntimeSupport runtime_support(std::string_view rt, const QuantLevel& q, const S
     return refuse("no Metal backend; use mlx or llama.cpp");
   const bool hf_file = q.name.rfind("safetensors:", 0) == 0;
   if (rt == "llama.cpp") {
-    if (gguf_level(q) || among(q.name, {"bf16", "fp16", "fp32", "mxfp4"})) return s;
+    if (gguf_level(q) || among(q.name, {"bf16", "fp16", "fp32", "mxfp4"})) {
+      if (auto e = emulation(rt, q, sku, cpu)) s.emulation = e->note;
+      return s;
+    }
     return refuse(
         "llama.cpp reads GGUF files (f16, bf16, q8_0 ... q2_k, mxfp4); convert, e.g. to "
         "q8_0 or q4_k_m");
@@ -76,10 +79,13 @@ RuntimeSupport runtime_support(std::string_view rt, const QuantLevel& q, const S
   if (rt == "mlx") {
     // MLX's affine quantisation (group 64, a scale and a bias per group) is
     // 4.5 and 8.5 bits per weight, the sizes of q4_0 and q8_0.
-    if (among(q.name, {"bf16", "fp16", "fp32", "mxfp4", "q4_0", "q8_0"}) || hf_file) return s;
+    if (among(q.name, {"bf16", "fp16", "fp32", "mxfp4", "nvfp4", "q4_0", "q8_0"}) || hf_file) {
+      if (auto e = emulation(rt, q, sku, cpu)) s.emulation = e->note;
+      return s;
+    }
     return refuse(
-        "MLX runs bf16, fp16, its 4- and 8-bit affine formats (q4_0, q8_0 sizes) and "
-        "mxfp4");
+        "MLX runs bf16, fp16, its 4- and 8-bit affine formats (q4_0, q8_0 sizes), mxfp4 "
+        "and nvfp4");
   }
   // vllm, sglang, trt-llm: Hugging Face formats.
   if (gguf_level(q))
@@ -88,19 +94,86 @@ RuntimeSupport runtime_support(std::string_view rt, const QuantLevel& q, const S
         "not modelled); use llama.cpp, or an fp8, int8, awq or gptq checkpoint");
   if (rt == "trt-llm" && q.name == "nf4")
     return refuse("TensorRT-LLM has no bitsandbytes NF4; use awq-int4 or gptq-int4");
-  // FP8 and NVFP4 weights without the units: vLLM and SGLang run them
-  // weight-only through Marlin (sm_80+), dequantised to bf16 in the GEMM.
-  const char* need = q.name == "fp8" ? "fp8" : q.name == "nvfp4" ? "fp4" : nullptr;
-  if (need && sku && !sku->is_native(need)) {
-    if ((rt == "vllm" || rt == "sglang") && nvidia_sm80_plus(sku)) {
-      s.emulation = name + " runs " + q.name + " on " + who + " weight-only (Marlin): " + q.name +
-                    " bytes at decode, bf16 compute at prefill";
-      return s;
-    }
-    return refuse(std::string("no ") + (q.name == "fp8" ? "FP8" : "FP4") + " units and no " + name +
-                  " weight-only path on this device");
+  if (auto e = emulation(rt, q, sku, cpu)) {
+    s.emulation = e->note;
+    return s;
   }
+  const char* need = q.name == "fp8" ? "fp8" : q.compute == "fp4" ? "fp4" : nullptr;
+  if (need && sku && !sku->is_native(need))
+    return refuse(std::string("no ") + (q.name == "fp8" ? "FP8" : "FP4") + " units and no " + name +
+                  " weight-only path on this device" +
+                  (rt == "trt-llm" && q.name == "mxfp4"
+                       ? " (TensorRT-LLM runs MXFP4 MoE as W4A16 on Hopper and natively on "
+                         "Blackwell; \"WFP4A16 MoE is unsupported on SM89\", issue 6717)"
+                       : ""));
   return s;
+}
+
+std::optional<Emulation> emulation(std::string_view rt, const QuantLevel& q, const Sku* sku,
+                                   bool cpu) {
+  if (!sku || cpu || sku->type == "cpu") return std::nullopt;
+  const std::string who = sku->name;
+  const std::string name(rt);
+  const bool fp4 = q.compute == "fp4";
+  const char* need = q.name == "fp8" ? "fp8" : fp4 ? "fp4" : nullptr;
+  std::string half = "fp32";  // the device's best 16-bit format
+  for (const char* f : {"bf16", "fp16"})
+    if (half == "fp32" && sku->is_native(f)) half = f;
+  auto weight_only = [&](const std::string& how) {
+    return Emulation{half, name + " runs " + q.name + " on " + who + " weight-only (" + how +
+                               "): " + q.name + " bytes at decode, " + half +
+                               " compute at prefill"};
+  };
+  if (rt == "llama.cpp") {
+    // ggml has no FP4 MMA in the builds measured (native MXFP4 MMA on Blackwell
+    // is PR 17906, Dec 2025, experimental): CUDA/HIP's MMQ widens E2M1 to int8
+    // against q8_1 activations; Metal, Vulkan and CPUs dequantise to 16 bits.
+    if (!fp4) return std::nullopt;
+    if ((nvidia(sku) || sku->vendor == "AMD") && sku->is_native("int8"))
+      return Emulation{"int8", "llama.cpp runs " + q.name + " on " + who +
+                                   " through its int8 kernels (MMQ: E2M1 widened to int8, q8_1 "
+                                   "activations): " +
+                                   q.name + " bytes at decode, int8 compute at prefill"};
+    return Emulation{sku->is_native("fp16") ? "fp16" : half,
+                     "llama.cpp dequantises " + q.name + " on " + who + ": " + q.name +
+                         " bytes at decode, 16-bit compute at prefill"};
+  }
+  if (rt == "mlx") {
+    // MLX's nvfp4 and mxfp4 modes (ml-explore/mlx PR 2688) have Metal kernels
+    // that dequantise: Apple GPUs have no FP4 units.
+    if (!fp4) return std::nullopt;
+    return Emulation{"fp16", "mlx runs " + q.name + " on " + who +
+                                 " through its Metal kernels, dequantised: " + q.name +
+                                 " bytes at decode, fp16 compute at prefill"};
+  }
+  if (!need) return std::nullopt;
+  if (sku->is_native(need)) {
+    // vLLM's MXFP4 MoE on sm_12x (GB10, RTX 50, RTX PRO 6000) falls back to
+    // Marlin (vLLM issues 30135, 43969; CUTLASS MXFP4 needs a source build for
+    // sm_121a): bf16 compute despite the FP4 units.
+    if (rt == "vllm" && q.name == "mxfp4" && sku->target.rfind("sm_12", 0) == 0)
+      return weight_only("Marlin, the MXFP4 MoE backend shipped builds pick on sm_12x");
+    return std::nullopt;
+  }
+  if (rt == "vllm" || rt == "sglang") {
+    // Marlin W8A16 / W4A16 (vLLM PRs 17687, 18000; SGLang PR 19652), sm_80+.
+    // vLLM's MXFP4 needs sm_80 (vLLM issue 23203) and runs Triton W4A16 on ROCm.
+    // On Hopper MXFP4 MoE goes through OpenAI's Triton kernels (matmul_ogs, the
+    // path vLLM PR 25488 compares Marlin with), bf16 activations all the same.
+    if (q.name == "mxfp4" && sku->target == "sm_90")
+      return weight_only("Triton matmul_ogs W4A16 MoE");
+    if (nvidia_sm80_plus(sku)) return weight_only("Marlin");
+    if (rt == "vllm" && q.name == "mxfp4" && sku->vendor == "AMD")
+      return weight_only("Triton W4A16 MoE");
+    return std::nullopt;
+  }
+  if (rt == "trt-llm" && sku->target == "sm_90") {
+    // Hopper: MXFP4 MoE as W4A16 (TensorRT-LLM's gpt_oss README support
+    // matrix), NVFP4 through its opt-in Marlin backend (PR 13476).
+    if (q.name == "mxfp4") return weight_only("W4A16 MoE, TRITON or CUTLASS backend");
+    if (q.name == "nvfp4") return weight_only("Marlin, opt-in: moe_config.backend MARLIN");
+  }
+  return std::nullopt;
 }
 
 const RuntimeProfile* runtime_profile(const Catalogue& cat, std::string_view runtime,
@@ -111,8 +184,12 @@ const RuntimeProfile* runtime_profile(const Catalogue& cat, std::string_view run
   return p == r->second.end() ? nullptr : &p->second;
 }
 
-std::string activation_format(const RuntimeProfile* profile, const QuantLevel& q, const Sku& sku) {
-  if (!profile || profile->activation == "weights") return compute_format(q, sku);
+std::string activation_format(const RuntimeProfile* profile, const QuantLevel& q, const Sku& sku,
+                              std::string_view runtime) {
+  if (!profile || profile->activation == "weights") {
+    if (auto e = emulation(runtime, q, &sku, false)) return e->compute;
+    return compute_format(q, sku);
+  }
   if (sku.is_native(profile->activation)) return profile->activation;
   for (const char* f : {"bf16", "fp16", "fp32"})
     if (sku.is_native(f)) return f;

@@ -41,10 +41,24 @@ RuntimeSupport runtime_support(std::string_view runtime, const QuantLevel& q, co
 const RuntimeProfile* runtime_profile(const Catalogue& cat, std::string_view runtime,
                                       const Sku& sku);
 
+// How a runtime computes a level its kernels do not run on the device's own
+// units: the format the kernels compute in and the line said in the plan
+// (llama.cpp's MXFP4 through int8 MMQ; vLLM's and SGLang's FP8/FP4 Marlin
+// W8A16/W4A16 on sm_80+; TensorRT-LLM's W4A16 MXFP4 and opt-in NVFP4 Marlin on
+// Hopper; MLX's dequantising Metal kernels). nullopt: native, or not run.
+struct Emulation {
+  std::string compute;  // "bf16", "int8", ...
+  std::string note;
+};
+std::optional<Emulation> emulation(std::string_view runtime, const QuantLevel& q, const Sku* sku,
+                                   bool cpu);
+
 // The format a runtime's prefill GEMMs run in on this device: the profile's
-// activation format when the device has it (else bf16, fp16, fp32), or the
-// level's own compute format for "weights".
-std::string activation_format(const RuntimeProfile* profile, const QuantLevel& q, const Sku& sku);
+// activation format when the device has it (else bf16, fp16, fp32); for
+// "weights" and without a profile, the emulation's format where the runtime
+// emulates the level (above), else the level's own compute format.
+std::string activation_format(const RuntimeProfile* profile, const QuantLevel& q, const Sku& sku,
+                              std::string_view runtime = {});
 
 // Expected distinct routed experts a prefill of `tokens` touches per layer
 // with top-k routing over `experts`: E * (1 - (1 - k/E)^N).

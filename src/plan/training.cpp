@@ -85,9 +85,14 @@ TrainMemory training_memory(const TrainRequest& r) {
         t.notes.push_back("LoRA: frozen bf16 base + rank-" + std::to_string(r.lora_rank) +
                           " adapters on q,k,v,o,gate,up,down trained with Adam");
       } else {
-        t.weights = weight_bytes(m, count_params(m), *find_quant("nf4")).total / shard_frozen;
-        t.notes.push_back("QLoRA: frozen NF4 base (double quantised) + rank-" +
-                          std::to_string(r.lora_rank) + " bf16 adapters trained with Adam");
+        const QuantLevel* base = find_quant(r.qlora_base);
+        if (!base) base = find_quant("nf4");
+        t.weights = weight_bytes(m, count_params(m), *base).total / shard_frozen;
+        t.notes.push_back(std::string("QLoRA: frozen ") +
+                          (base->name == "nf4" ? "NF4 base (double quantised)"
+                                               : "4-bit affine base (MLX, group 64: 4.5 bits)") +
+                          " + rank-" + std::to_string(r.lora_rank) +
+                          " bf16 adapters trained with Adam");
       }
       adam(t, A, r.zero, n);
       break;
@@ -130,6 +135,47 @@ TrainMemory training_memory(const TrainRequest& r) {
                          : "34·s·b·h per layer (flash attention, no recomputation)") +
                     " + fp32 logits and their gradient (arXiv 2205.05198)");
   return t;
+}
+
+TrainFramework training_framework(std::string_view runtime, TrainRequest& r, bool apple) {
+  TrainFramework f;
+  if (runtime.empty()) {
+    f.name = "PyTorch + DeepSpeed ZeRO " + std::to_string(r.zero);
+    f.assumptions =
+        "bf16 weights and grads, fp32 Adam master, m and v, flash-attention activations; FSDP "
+        "shards the same way; --runtime prices inference (plan, cost): train takes only mlx, "
+        "mlx-lm on Apple";
+    return f;
+  }
+  const std::string rt(runtime);
+  if (rt != "mlx") {
+    f.refused = "--runtime " + rt +
+                " serves models, it does not train: train prices PyTorch + DeepSpeed ZeRO "
+                "(omit --runtime), or mlx-lm on Apple (--runtime mlx)";
+    return f;
+  }
+  if (!apple) {
+    f.refused = "--runtime mlx: MLX runs on Apple silicon only";
+    return f;
+  }
+  if (r.method != TrainMethod::full && r.method != TrainMethod::lora &&
+      r.method != TrainMethod::qlora) {
+    f.refused = "--runtime mlx: mlx-lm trains full, lora and qlora (a quantised base), not " +
+                to_string(r.method);
+    return f;
+  }
+  if (r.zero > 0) {
+    f.refused = "--runtime mlx: MLX has no ZeRO partitioning (--zero 0)";
+    return f;
+  }
+  r.qlora_base = "q4_0";  // MLX's affine 4-bit, group 64: the q4_0 size
+  r.zero_available = false;
+  f.name = "MLX (mlx-lm)";
+  f.assumptions =
+      "mlx-lm's trainer: 16 bytes per trained parameter (weights, grads, Adam) as for PyTorch, "
+      "QLoRA on MLX's 4-bit affine base (group 64, 4.5 bits), no ZeRO; activations priced as "
+      "PyTorch's with flash attention (not checked against MLX)";
+  return f;
 }
 
 }  // namespace hwaccel::plan

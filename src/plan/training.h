@@ -27,7 +27,23 @@ struct TrainRequest {
   bool checkpointing = false;
   int lora_rank = 16;
   int prefix_tokens = 32;
+  // Set by the framework (training_framework): QLoRA's frozen base format
+  // and whether ZeRO partitioning exists.
+  std::string qlora_base = "nf4";
+  bool zero_available = true;
 };
+
+// The framework the memory is priced for, said in the report. Without
+// --runtime: PyTorch mixed precision with DeepSpeed ZeRO (FSDP shards the
+// same way). `--runtime mlx` on Apple: mlx-lm's trainer (full, LoRA, QLoRA on
+// MLX's 4-bit affine base; no ZeRO). The serving runtimes (llama.cpp, vLLM,
+// SGLang, TensorRT-LLM) do not train: refused with the reason.
+struct TrainFramework {
+  std::string name;
+  std::string assumptions;
+  std::optional<std::string> refused;
+};
+TrainFramework training_framework(std::string_view runtime, TrainRequest& request, bool apple);
 
 struct TrainMemory {
   double trainable_params = 0;

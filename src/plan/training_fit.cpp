@@ -20,7 +20,7 @@ std::vector<Change> changes(const TrainRequest& base) {
                  }});
   for (int z = base.zero + 1; z <= 3; ++z)
     out.push_back({"ZeRO " + std::to_string(z), [z](TrainRequest& r) {
-                     if (r.devices < 2) return false;
+                     if (r.devices < 2 || !r.zero_available) return false;
                      r.zero = z;
                      return true;
                    }});
@@ -29,7 +29,8 @@ std::vector<Change> changes(const TrainRequest& base) {
                    r.micro_batch = 1;
                    return true;
                  }});
-  out.push_back({"QLoRA (NF4 base)", [](TrainRequest& r) {
+  out.push_back({base.qlora_base == "nf4" ? "QLoRA (NF4 base)" : "QLoRA (4-bit affine base)",
+                 [](TrainRequest& r) {
                    if (r.method != TrainMethod::lora && r.method != TrainMethod::full) return false;
                    r.method = TrainMethod::qlora;
                    return true;

@@ -39,6 +39,70 @@ TEST(PlanRuntimeCli, TheRuntimeIsSaidAndANamedOneDecides) {
   EXPECT_NE(bad.exit_code, 0);
 }
 
+// `cost --runtime`: the named runtime prices every row (and says its
+// profile), the instances it cannot run on are listed with the reason, and an
+// unknown runtime is refused with the list.
+TEST(CostRuntimeCli, ANamedRuntimePricesTheRowsAndRefusesWithTheReason) {
+  auto r =
+      run_command(hw("cost --model gpt-oss-20B --quant mxfp4 --runtime trt-llm --prompt 2048"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("runtime: trt-llm (--runtime); prompt tokens priced at a prefill of 2048"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("refused: aws inf2.48xlarge: trt-llm cannot run mxfp4"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("priced by: no trt-llm profile for nvidia-datacenter"), std::string::npos)
+      << r.out;
+  auto j = run_command(hw("cost --model gpt-oss-20B --quant mxfp4 --runtime trt-llm --json"));
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"runtime\": \"trt-llm\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"usd_per_million_prompt_tokens\""), std::string::npos);
+  EXPECT_NE(j.out.find("\"reason\": \"trt-llm cannot run mxfp4 on AWS Inferentia2"),
+            std::string::npos)
+      << j.out;
+  // Hopper runs MXFP4 MoE as W4A16 under TensorRT-LLM: priced so, and said.
+  EXPECT_NE(r.out.find("priced as an emulation: trt-llm runs mxfp4 on NVIDIA H100"),
+            std::string::npos)
+      << r.out;
+  auto bad = run_command(hw("cost --model Llama-3-8B --runtime ollama"));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("llama.cpp,vllm,sglang,trt-llm,mlx"), std::string::npos) << bad.err;
+}
+
+// `train --runtime`: the serving runtimes are refused with the reason, mlx
+// on Apple prices mlx-lm (QLoRA on its 4-bit base, no ZeRO), and without it
+// the framework assumed is said.
+TEST(TrainRuntimeCli, TheFrameworkIsSaidAndServingRuntimesAreRefused) {
+  auto plain = run_command(
+      hw("train --host fixtures/hosts/dgx-h100.yaml --model Llama-3-8B --method lora --zero 3"));
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("framework: PyTorch + DeepSpeed ZeRO 3"), std::string::npos)
+      << plain.out;
+  auto vllm = run_command(
+      hw("train --host fixtures/hosts/dgx-h100.yaml --model Llama-3-8B --runtime vllm"));
+  EXPECT_EQ(vllm.exit_code, 2);
+  EXPECT_NE(vllm.err.find("vllm serves models, it does not train"), std::string::npos) << vllm.err;
+  auto mlx = run_command(
+      hw("train --host fixtures/hosts/mac-studio-m2-ultra.yaml --model Llama-3-70B --method "
+         "qlora --runtime mlx"));
+  EXPECT_EQ(mlx.exit_code, 0) << mlx.err;
+  EXPECT_NE(mlx.out.find("framework: MLX (mlx-lm)"), std::string::npos) << mlx.out;
+  EXPECT_NE(mlx.out.find("4-bit affine base (MLX"), std::string::npos) << mlx.out;
+  auto zero = run_command(
+      hw("train --host fixtures/hosts/mac-studio-m2-ultra.yaml --model Llama-3-8B --runtime mlx "
+         "--zero 2"));
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.err.find("no ZeRO"), std::string::npos) << zero.err;
+  auto off_apple =
+      run_command(hw("train --host fixtures/hosts/dgx-h100.yaml --model Llama-3-8B --runtime mlx"));
+  EXPECT_EQ(off_apple.exit_code, 2);
+  EXPECT_NE(off_apple.err.find("Apple silicon only"), std::string::npos) << off_apple.err;
+  auto bad = run_command(
+      hw("train --host fixtures/hosts/dgx-h100.yaml --model Llama-3-8B --runtime ollama"));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("llama.cpp,vllm,sglang,trt-llm,mlx"), std::string::npos) << bad.err;
+}
+
 void write_config(const std::string& dir) {
   write_text(dir + "/config.json", R"({"num_hidden_layers": 32, "hidden_size": 4096,
     "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,

@@ -105,6 +105,129 @@ TEST(RuntimeProfile, MoePrefillReadsOnlyTheExpertsItsTokensTouch) {
   EXPECT_NEAR(many.bytes - one.bytes, per_expert * (m.experts - m.experts_per_token), 1e3);
 }
 
+// The MoE prefill as llama.cpp's MUL_MAT_ID runs it: every token computes
+// its k experts (FLOPs linear in N at the active parameters), the weights
+// read are the experts the prompt touches (a few at small N, all at large
+// N), and the time is compute plus that read, at the int8 MMQ peak for MXFP4.
+TEST(MoePrefill, ComputesTheActiveExpertsAndReadsTheTouchedOnes) {
+  RuntimeProfile p;  // no profile for the class: the perf class's figures
+  p.runtime = "llama.cpp";
+  Bench b("gb10", "gpt-oss-20B", "mxfp4", p);
+  const auto& m = b.cost.spec;
+  ASSERT_EQ(m.experts, 32);
+  ASSERT_EQ(m.experts_per_token, 4);
+  double per_expert = b.cost.weights.experts_total / m.experts;
+  auto work = [&](int n) {
+    StepWork w;
+    EXPECT_TRUE(prefill_seconds(b.plan, b.cost, b.set, b.cat, n, &w));
+    return w;
+  };
+  StepWork w1 = work(1), w8 = work(8), w2k = work(2048);
+  // 8 tokens: 32 * (1 - (7/8)^8) = 21.0 experts per layer, not 8 x 4 = 32.
+  EXPECT_NEAR(w8.bytes - w1.bytes, per_expert * (experts_touched(32, 4, 8) - 4), 1e3);
+  EXPECT_NEAR(experts_touched(32, 4, 8), 21.0, 0.01);
+  // 2048 tokens: all 32, once (the whole file's experts).
+  EXPECT_NEAR(w2k.bytes - w1.bytes, per_expert * 28, 1e3);
+  // FLOPs: 2 x active parameters per token (4 of 32 experts), whatever N
+  // (the head's logits once, for the last token).
+  const auto& pc = b.cost.params;
+  double head = 2 * (pc.lm_head > 0 ? pc.lm_head : pc.embedding);
+  auto per_token = [&](const StepWork& w, int n) {
+    return (w.flops - attention_flops(m, n) - head) / n;
+  };
+  EXPECT_NEAR(per_token(w8, 8) - per_token(w2k, 2048), 0, per_token(w2k, 2048) * 1e-3);
+  EXPECT_LT(per_token(w2k, 2048), 2 * b.cost.params.total() / 4);
+  // Time: compute at the int8 peak (GB10 250 TFLOPS) + the read, at the class's
+  // efficiencies; the fp4 peak (500) made gpt-oss prefill +88% on GB10.
+  const PerfClass& cls = *b.cat.perf(sku("gb10"));
+  auto t = prefill_seconds(b.plan, b.cost, b.set, b.cat, 2048);
+  ASSERT_TRUE(t);
+  EXPECT_NEAR(
+      *t,
+      w2k.flops / (250e12 * cls.prefill_efficiency) + w2k.bytes / (273e9 * cls.decode_efficiency),
+      1e-9);
+}
+
+TEST(ActivationFormat, IsWhatTheRuntimesKernelsComputeIn) {
+  const QuantLevel& mx = *find_quant("mxfp4");
+  const QuantLevel& nv = *find_quant("nvfp4");
+  // llama.cpp: MXFP4 through int8 MMQ on CUDA/HIP, 16-bit on Metal.
+  EXPECT_EQ(activation_format(nullptr, mx, sku("gb10"), "llama.cpp"), "int8");
+  EXPECT_EQ(activation_format(nullptr, mx, sku("h100-sxm"), "llama.cpp"), "int8");
+  EXPECT_EQ(activation_format(nullptr, mx, sku("mi300x"), "llama.cpp"), "int8");
+  EXPECT_EQ(activation_format(nullptr, mx, sku("apple-m2-ultra"), "llama.cpp"), "fp16");
+  // vLLM: Marlin W4A16 without FP4 units (and for MXFP4 on sm_12x), bf16.
+  EXPECT_EQ(activation_format(nullptr, nv, sku("a100-80gb"), "vllm"), "bf16");  // was int8
+  EXPECT_EQ(activation_format(nullptr, nv, sku("h100-sxm"), "vllm"), "bf16");   // was fp8
+  EXPECT_EQ(activation_format(nullptr, nv, sku("b200"), "vllm"), "fp4");
+  EXPECT_EQ(activation_format(nullptr, mx, sku("gb10"), "vllm"), "bf16");
+  EXPECT_EQ(activation_format(nullptr, mx, sku("b200"), "vllm"), "fp4");
+  EXPECT_EQ(activation_format(nullptr, mx, sku("h100-sxm"), "trt-llm"), "bf16");
+  // A profile's named activation format still decides.
+  RuntimeProfile fp16;
+  fp16.activation = "fp16";
+  EXPECT_EQ(activation_format(&fp16, mx, sku("rtx-4090"), "llama.cpp"), "fp16");
+}
+
+// Every format a device cannot compute natively, under every runtime: refused
+// with the reason, or run as the runtime's emulation, said.
+TEST(RuntimeSupport, EveryFormatWithoutUnitsIsRefusedOrSaidEmulated) {
+  auto emulated = [](const char* rt, const char* q, const char* dev, const char* word) {
+    auto s = runtime_support(rt, *find_quant(q), &sku(dev), false);
+    EXPECT_FALSE(s.refused) << rt << " " << q << " " << dev << ": " << s.refused.value_or("");
+    ASSERT_TRUE(s.emulation) << rt << " " << q << " " << dev;
+    EXPECT_NE(s.emulation->find(word), std::string::npos) << *s.emulation;
+  };
+  auto refused = [](const char* rt, const char* q, const char* dev, const char* word) {
+    auto s = runtime_support(rt, *find_quant(q), &sku(dev), false);
+    ASSERT_TRUE(s.refused) << rt << " " << q << " " << dev;
+    EXPECT_NE(s.refused->find(word), std::string::npos) << *s.refused;
+  };
+  // fp8 on Ampere and Apple.
+  emulated("vllm", "fp8", "a100-80gb", "Marlin");
+  emulated("sglang", "fp8", "rtx-3090", "Marlin");
+  refused("trt-llm", "fp8", "a100-80gb", "no FP8 units");
+  refused("llama.cpp", "fp8", "a100-80gb", "GGUF");
+  refused("mlx", "fp8", "apple-m2-ultra", "MLX runs");
+  refused("llama.cpp", "fp8", "apple-m2-ultra", "GGUF");
+  refused("vllm", "fp8", "mi250x-gcd", "no FP8 units");
+  // nvfp4 before Blackwell.
+  emulated("vllm", "nvfp4", "a100-80gb", "Marlin");
+  emulated("vllm", "nvfp4", "h100-sxm", "bf16 compute");
+  emulated("sglang", "nvfp4", "rtx-4090", "Marlin");
+  emulated("trt-llm", "nvfp4", "h100-sxm", "opt-in");
+  refused("trt-llm", "nvfp4", "a100-80gb", "no FP4 units");
+  refused("vllm", "nvfp4", "mi300x", "no FP4 units");
+  emulated("mlx", "nvfp4", "apple-m4-max", "dequantised");
+  EXPECT_FALSE(runtime_support("vllm", *find_quant("nvfp4"), &sku("b200"), false).emulation);
+  // mxfp4 on older GPUs.
+  emulated("llama.cpp", "mxfp4", "a100-80gb", "int8");
+  emulated("llama.cpp", "mxfp4", "rtx-3090", "int8");
+  emulated("llama.cpp", "mxfp4", "apple-m2-ultra", "dequantises");
+  emulated("vllm", "mxfp4", "a100-80gb", "Marlin");
+  emulated("vllm", "mxfp4", "h100-sxm", "Triton");
+  emulated("vllm", "mxfp4", "gb10", "sm_12x");
+  emulated("vllm", "mxfp4", "mi300x", "Triton");
+  emulated("trt-llm", "mxfp4", "h100-sxm", "W4A16");
+  refused("trt-llm", "mxfp4", "rtx-4090", "W4A16 on Hopper");
+  refused("trt-llm", "mxfp4", "a100-80gb", "no FP4 units");
+  refused("vllm", "mxfp4", "gaudi2", "no FP4 units");
+  emulated("mlx", "mxfp4", "apple-m2-ultra", "dequantised");
+  EXPECT_FALSE(runtime_support("vllm", *find_quant("mxfp4"), &sku("b200"), false).emulation);
+}
+
+// Without --runtime the assumed runtime's emulation is said too.
+TEST(RuntimeSupport, AnAssumedRuntimesEmulationIsSaid) {
+  PlanRequest req;
+  req.spec = *builtin_model("gpt-oss-20B").spec;
+  req.quant = *find_quant("mxfp4");
+  auto r = make_plan(req, synthetic_devices(sku("a100-80gb"), 1, 0), builtin_catalogue(), false);
+  EXPECT_EQ(r.runtime, "vllm");
+  bool said = false;
+  for (const auto& n : r.notes) said |= n.find("emulation: vllm runs mxfp4") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(DefaultRuntime, SaysWhichAndWhy) {
   EXPECT_EQ(default_runtime(*find_quant("q4_k_m"), &sku("h100-sxm"), false).runtime, "llama.cpp");
   EXPECT_EQ(default_runtime(*find_quant("bf16"), &sku("h100-sxm"), false).runtime, "vllm");

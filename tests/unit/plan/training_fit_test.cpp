@@ -37,5 +37,40 @@ TEST(TrainingFit, Llama70BLoraZero3OnEightH100SaysWhatWouldFit) {
   EXPECT_TRUE(training_alternatives(r, 1e9).empty());
 }
 
+// The framework a run is priced for: PyTorch + ZeRO unless --runtime mlx on
+// Apple (QLoRA on MLX's 4-bit affine base, no ZeRO stage suggested); the
+// serving runtimes refused.
+TEST(TrainingFramework, MlxOnApplePricesMlxLmAndServingRuntimesAreRefused) {
+  TrainRequest r;
+  r.model = *builtin_model("Llama-3-70B").spec;
+  r.method = TrainMethod::qlora;
+  r.devices = 2;
+  auto plain = training_framework("", r, true);
+  EXPECT_FALSE(plain.refused);
+  EXPECT_EQ(plain.name, "PyTorch + DeepSpeed ZeRO 0");
+  const double nf4 = training_memory(r).weights;
+  TrainRequest m = r;
+  auto mlx = training_framework("mlx", m, true);
+  ASSERT_FALSE(mlx.refused) << *mlx.refused;
+  EXPECT_EQ(m.qlora_base, "q4_0");
+  EXPECT_GT(training_memory(m).weights, nf4);  // 4.5 bits per weight, not NF4's
+  m.method = TrainMethod::full;
+  for (const auto& a : training_alternatives(m, 1.0))  // nothing fits: no ZeRO offered anyway
+    EXPECT_EQ(a.change.find("ZeRO"), std::string::npos) << a.change;
+  for (const char* rt : {"vllm", "llama.cpp", "sglang", "trt-llm"}) {
+    TrainRequest x = r;
+    auto f = training_framework(rt, x, false);
+    ASSERT_TRUE(f.refused) << rt;
+    EXPECT_NE(f.refused->find("does not train"), std::string::npos) << *f.refused;
+  }
+  TrainRequest z = r;
+  z.zero = 2;
+  EXPECT_TRUE(training_framework("mlx", z, true).refused);
+  EXPECT_TRUE(training_framework("mlx", r, false).refused);  // off Apple
+  TrainRequest d = r;
+  d.method = TrainMethod::dpo;
+  EXPECT_TRUE(training_framework("mlx", d, true).refused);
+}
+
 }  // namespace
 }  // namespace hwaccel::plan
