@@ -26,6 +26,7 @@ struct CalibrationRow {
   double measured = 0;      // tok/s
   std::string source;       // where, with a commit or a date
   std::string kv = "fp16";  // KV-cache element type (TensorRT-LLM's FP8 builds: fp8)
+  int devices = 1;          // >1: tensor parallel over that many devices of the SKU
 };
 
 struct CalibrationResult {
