@@ -24,7 +24,7 @@ CalibrationResult parse_calibration(std::string_view text, const std::string& fi
     for (const auto& node : *rows->as_array()) {
       TableReader t(*node.as_table(), file, "row[" + std::to_string(i++) + "]");
       t.allow_only({"id", "device", "runtime", "model", "quant", "batch", "prompt", "gen", "metric",
-                    "measured", "source"});
+                    "measured", "source", "kv", "devices"});
       CalibrationRow row;
       row.id = t.text("id");
       row.device = t.text("device");
@@ -32,6 +32,12 @@ CalibrationResult parse_calibration(std::string_view text, const std::string& fi
       if (!is_runtime(row.runtime)) t.fail("runtime", "\"" + row.runtime + "\": not a runtime");
       row.model = t.text("model");
       row.quant = t.text("quant");
+      if (t.has("kv")) {
+        row.kv = t.text("kv");
+        if (!kv_bytes_per_element(row.kv))
+          t.fail("kv", "\"" + row.kv + "\": expected fp16, fp8 or q8_0");
+      }
+      row.devices = static_cast<int>(t.number_in_or("devices", 1, 1024, "devices", 1));
       row.batch = static_cast<int>(t.number_in_or("batch", 1, 100000, "sequences", 1));
       row.prompt = static_cast<int>(t.number_in_or("prompt", 0, 10000000, "tokens", 0));
       row.gen = static_cast<int>(t.number_in_or("gen", 0, 10000000, "tokens", 0));
@@ -74,15 +80,21 @@ std::optional<RowPlan> row_plan(const CalibrationRow& row, const Catalogue& cat,
   w.context = w.prompt + w.gen;
   w.batch = row.batch;
   w.runtime = row.runtime;
-  RowPlan p{model_cost(*model.spec, *q, w), synthetic_devices(*sku, 1, 0), {}, w.decode_context()};
-  p.set.devices[0].capacity = 1e15;  // calibration measures speed, not fit
-  auto plans = candidate_plans(p.cost, p.set);
-  if (plans.empty()) {
-    if (why) *why = row.id + ": no plan";
-    return std::nullopt;
-  }
-  p.plan = plans.front();
-  return p;
+  w.kv = row.kv;
+  RowPlan p{model_cost(*model.spec, *q, w),
+            synthetic_devices(*sku, row.devices, 0),
+            {},
+            w.decode_context()};
+  for (auto& d : p.set.devices) d.capacity = 1e15;  // calibration measures speed, not fit
+  // One device: its single plan; several: tensor parallel over all of them
+  // (what the published multi-GPU rows ran), over the SKU's assumed fabric.
+  for (const auto& plan : candidate_plans(p.cost, p.set))
+    if (row.devices == 1 || (plan.kind == PlanKind::tensor && plan.tp == row.devices)) {
+      p.plan = plan;
+      return p;
+    }
+  if (why) *why = row.id + ": no plan";
+  return std::nullopt;
 }
 
 std::optional<double> estimate_with(const CalibrationRow& row, const Catalogue& cat) {

@@ -20,11 +20,13 @@ struct CalibrationRow {
   std::string model;    // built-in model name
   std::string quant;
   int batch = 1;
-  int prompt = 0;       // prefill: tokens; decode: tokens already in the KV cache
-  int gen = 0;          // decode: tokens generated (decode averages over their middle)
-  std::string metric;   // "decode" | "prefill"
-  double measured = 0;  // tok/s
-  std::string source;   // where, with a commit or a date
+  int prompt = 0;           // prefill: tokens; decode: tokens already in the KV cache
+  int gen = 0;              // decode: tokens generated (decode averages over their middle)
+  std::string metric;       // "decode" | "prefill"
+  double measured = 0;      // tok/s
+  std::string source;       // where, with a commit or a date
+  std::string kv = "fp16";  // KV-cache element type (TensorRT-LLM's FP8 builds: fp8)
+  int devices = 1;          // >1: tensor parallel over that many devices of the SKU
 };
 
 struct CalibrationResult {

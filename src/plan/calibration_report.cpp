@@ -65,7 +65,9 @@ std::string calibration_markdown(const std::vector<CalibrationRow>& rows, const 
       l = pct(x);
       all_loo.add(x), per[key].second.add(x);
     }
-    o += "| " + r.id + " | " + r.device + " | " + r.runtime + " | " + r.model + " | " + r.quant +
+    const std::string device =
+        r.devices > 1 ? r.device + " x" + std::to_string(r.devices) : r.device;
+    o += "| " + r.id + " | " + device + " | " + r.runtime + " | " + r.model + " | " + r.quant +
          " | " + std::to_string(r.batch) + " | " + std::to_string(r.prompt) + "/" +
          std::to_string(r.gen) + " | " + r.metric + " | " + fmt("%.2f", r.measured) + " | " + e +
          " | " + err + " | " + l + " | " + r.source + " |\n";

@@ -51,8 +51,13 @@ TEST(CostRuntimeCli, ANamedRuntimePricesTheRowsAndRefusesWithTheReason) {
       << r.out;
   EXPECT_NE(r.out.find("refused: aws inf2.48xlarge: trt-llm cannot run mxfp4"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("priced by: no trt-llm profile for nvidia-datacenter"), std::string::npos)
+  EXPECT_NE(r.out.find("priced by: trt-llm on nvidia-datacenter: fit by"), std::string::npos)
       << r.out;
+  // A class the runtime has no profile for says so.
+  auto sg = run_command(hw("cost --model gpt-oss-20B --quant mxfp4 --runtime sglang"));
+  EXPECT_NE(sg.out.find("priced by: no sglang profile for nvidia-datacenter: the perf class's"),
+            std::string::npos)
+      << sg.out;
   auto j = run_command(hw("cost --model gpt-oss-20B --quant mxfp4 --runtime trt-llm --json"));
   EXPECT_EQ(j.exit_code, 0) << j.err;
   EXPECT_NE(j.out.find("\"runtime\": \"trt-llm\""), std::string::npos) << j.out;

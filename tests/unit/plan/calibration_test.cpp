@@ -66,6 +66,56 @@ TEST(Calibration, RowsAreReadStrictly) {
   EXPECT_NE(pp.error.find("prompt length"), std::string::npos) << pp.error;
   auto m = parse_calibration(head + "runtime = \"mlx\"\nmetric = \"speed\"\n", "c");
   EXPECT_NE(m.error.find("decode or prefill"), std::string::npos) << m.error;
+  auto kv =
+      parse_calibration(head + "runtime = \"mlx\"\nmetric = \"decode\"\nkv = \"int3\"\n", "c");
+  EXPECT_NE(kv.error.find("kv: \"int3\": expected fp16, fp8 or q8_0"), std::string::npos)
+      << kv.error;
+}
+
+TEST(Calibration, AnFp8KvRowIsPricedWithHalfTheKvBytes) {
+  // TensorRT-LLM's FP8 engines keep the KV cache in fp8: at batch 112 and
+  // 1152 tokens the KV is most of each step, so the row must say so.
+  auto text = slurp(source_path("data/calibration.toml"));
+  ASSERT_TRUE(text);
+  auto parsed = parse_calibration(*text, "data/calibration.toml");
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  const CalibrationRow* row = nullptr;
+  for (const auto& r : parsed.rows)
+    if (r.id == "trt-h100-l2-7b-fp8-b112-128-2048") row = &r;
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->kv, "fp8");
+  CalibrationRow fp16 = *row;
+  fp16.kv = "fp16";
+  auto a = calibration_estimate(*row, builtin_catalogue());
+  auto b = calibration_estimate(fp16, builtin_catalogue());
+  ASSERT_TRUE(a && b);
+  EXPECT_GT(*a / *b, 1.5);  // KV bytes halved: ~33 GB of ~40 GB per step at fp8
+}
+
+TEST(Calibration, AMultiDeviceRowIsPricedTensorParallel) {
+  // ROCm's MI300X rows ran Llama-3.1-70B over 8 GPUs (TP 8): the row says
+  // devices = 8 and is priced on that plan, not on one device.
+  auto text = slurp(source_path("data/calibration.toml"));
+  ASSERT_TRUE(text);
+  auto parsed = parse_calibration(*text, "data/calibration.toml");
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  const CalibrationRow* row = nullptr;
+  for (const auto& r : parsed.rows)
+    if (r.id == "vllm-mi300x8-l31-70b-fp8-b1-128-2048") row = &r;
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->devices, 8);
+  CalibrationRow one = *row;
+  one.devices = 1;
+  auto tp8 = calibration_estimate(*row, builtin_catalogue());
+  auto single = calibration_estimate(one, builtin_catalogue());
+  ASSERT_TRUE(tp8 && single);
+  EXPECT_GT(*tp8 / *single, 2.0);  // a fixed cost and all-reduces keep it below 8x
+  auto bad = parse_calibration(
+      "format = \"hwaccel-calibration/1\"\n[[row]]\nid = \"a\"\ndevice = \"mi300x\"\n"
+      "devices = 0\nruntime = \"vllm\"\nmodel = \"Llama-2-7B\"\nquant = \"fp8\"\n"
+      "metric = \"decode\"\nmeasured = 1\nsource = \"s\"\n",
+      "c");
+  EXPECT_NE(bad.error.find("devices"), std::string::npos) << bad.error;
 }
 
 TEST(Calibration, AProfileRefitRecoversItsFigures) {

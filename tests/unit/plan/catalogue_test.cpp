@@ -48,7 +48,7 @@ TEST(Catalogue, BuiltinParsesAndHasTheIssueSkus) {
         "rtx-5090",       "rtx-6000-ada", "mi300x",       "mi325x",    "mi250x-gcd",
         "gaudi2",         "gaudi3",       "tpu-v4",       "tpu-v5e",   "tpu-v5p",
         "tpu-v6e",        "inferentia2",  "trainium1",    "trainium2", "apple-m1",
-        "apple-m2-ultra", "apple-m3-max", "apple-m4-pro", "max-1550"}) {
+        "apple-m2-ultra", "apple-m3-max", "apple-m4-pro", "max-1550",  "rx-7900-xtx"}) {
     EXPECT_NE(c.find(id), nullptr) << id;
   }
   for (const auto& s : c.skus) {
