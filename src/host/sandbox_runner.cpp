@@ -20,6 +20,7 @@
 #include "src/host/path.h"
 #include "src/host/process_runner.h"
 #include "src/host/sandbox_init.h"
+#include "src/host/sandbox_namespace.h"
 #include "src/host/tree_fd.h"
 
 namespace hwaccel {
@@ -37,14 +38,6 @@ void say(const std::string& text) {
   }
 }
 
-bool write_proc(const char* path, const std::string& text) {
-  int fd = ::open(path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ::close(fd);
-  return ok;
-}
-
 bool exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
@@ -53,91 +46,6 @@ bool exists(const std::string& path) {
 bool is_dir(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-// A private mount, UTS, PID and cgroup namespace for this process: as root
-// directly, else through a user namespace that maps our own uid and gid. The PID
-// namespace is for the children (the next fork is its PID 1); the cgroup one makes
-// /proc/*/cgroup read "/" for the cgroup we are in. A kernel without one of the
-// last two still gets the mount namespace. Returns "" or why not.
-struct Entered {
-  bool uts = false, pid = false;
-  bool cloned = false;  // made by clone(2) straight into them (spawn)
-  bool user = false;    // ... through a user namespace, whose maps are still to write
-  uid_t uid = 0;
-  gid_t gid = 0;
-};
-
-std::string write_maps(uid_t uid, gid_t gid) {
-  write_proc("/proc/self/setgroups", "deny");
-  if (!write_proc("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1\n") ||
-      !write_proc("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1\n"))
-    return std::string("user namespace: cannot write its uid/gid map: ") + std::strerror(errno);
-  return "";
-}
-
-std::string enter_namespace(Entered& got) {
-  constexpr int kMore = CLONE_NEWPID | CLONE_NEWCGROUP;
-  got = {true, true};
-  if (::unshare(CLONE_NEWNS | CLONE_NEWUTS | kMore) == 0) return "";
-  if (::unshare(CLONE_NEWNS | CLONE_NEWUTS) == 0) {
-    got.pid = false;
-    return "";
-  }
-  std::string first = std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno);
-  uid_t uid = ::geteuid();
-  gid_t gid = ::getegid();
-  if (::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWUTS | kMore) != 0) {
-    got.pid = false;
-    if (::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWUTS) != 0)
-      return first + "; unshare(CLONE_NEWUSER|CLONE_NEWNS): " + std::strerror(errno);
-  }
-  if (auto failed = write_maps(uid, gid); !failed.empty()) return first + "; " + failed;
-  return "";
-}
-
-bool single_threaded() {
-  DIR* tasks = ::opendir("/proc/self/task");
-  if (!tasks) return false;
-  int n = 0;
-  while (dirent* d = ::readdir(tasks)) n += d->d_name[0] != '.';
-  ::closedir(tasks);
-  return n == 1;
-}
-
-// The command's process, made straight into its namespaces where the kernel allows
-// (clone(2) with their flags): it is PID 1 of its PID namespace and nothing stands
-// between hwsim and it (a process less to wake at each end). A raw clone skips
-// glibc's fork handlers, so only a single-threaded hwsim does it; else a fork, and
-// the child enters its namespaces itself (enter_namespace).
-pid_t spawn(const SandboxSpec& spec, Entered& got) {
-  got = {};
-  if (spec.use_namespace && single_threaded()) {
-    constexpr long kAll = CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWPID | CLONE_NEWCGROUP;
-    const uid_t uid = ::geteuid();
-    const gid_t gid = ::getegid();
-    for (long user : {0L, static_cast<long>(CLONE_NEWUSER)}) {
-      long pid = ::syscall(SYS_clone, kAll | user | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
-      if (pid < 0) continue;
-      if (pid == 0) got = {true, true, true, user != 0, uid, gid};
-      return static_cast<pid_t>(pid);
-    }
-  }
-  return ::fork();
-}
-
-// This machine's mount table as the namespace starts with it (before our mounts).
-std::vector<MountLine> machine_mounts() {
-  int fd = ::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string text;
-  char buf[65536];
-  ssize_t n;
-  while (text.size() < (8u << 20) &&
-         ((n = ::read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
-    if (n > 0) text.append(buf, static_cast<std::size_t>(n));
-  ::close(fd);
-  return mount_lines(text);
 }
 
 // Binds the tree's `rel` (reached without following any link in the tree) over
@@ -594,7 +502,7 @@ SandboxResult run_in_sandbox(const SandboxSpec& spec) {
     return result;
   }
   Entered got;
-  pid_t pid = spawn(spec, got);
+  pid_t pid = spawn(spec.use_namespace, got);
   if (pid < 0) {
     result.error = std::string("fork: ") + std::strerror(errno);
     ::close(fds[0]);
