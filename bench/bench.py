@@ -251,10 +251,18 @@ def recorded_latency_section(hwsim, hwaccel, others, host, base_env, runs):
     print(inside.stdout.strip() or f"(failed: {inside.stderr.strip()[-200:]})")
 
 
+def percentile(values, q):
+    """The q-th percentile (nearest rank) of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q / 100 * len(ordered) + 0.5)) - 1))]
+
+
 def run_overhead_section(hwsim, base_env, runs):
     """What `hwsim run HOST -- true` costs over `true` (issue 20: under 20 ms for
-    dgx-h100), with the tree cache cold (a fresh cache folder per run), warm, and
-    off (the tree written anew to tmpfs); peers measured in the same run."""
+    dgx-h100). `true`, the warm run and the peer (util-linux's `unshare` making the
+    same kinds of namespaces, with a procfs of its own) are interleaved round by round,
+    so that the machine's load falls on all alike; the cold runs (a fresh cache folder
+    each: the tree planned and written) and the runs without a cache come after."""
     print("\n## `hwsim run` overhead: `hwsim run dgx-h100 -- true` against `true`\n")
     host = "fixtures/hosts/dgx-h100.yaml"
     probe = subprocess.run([hwsim, "run", "-v", host, "--", "true"], env=base_env,
@@ -265,32 +273,49 @@ def run_overhead_section(hwsim, base_env, runs):
     cache = tempfile.mkdtemp(prefix="hwsim-bench-cache-", dir="/dev/shm"
                              if os.path.isdir("/dev/shm") else None)
     true = shutil.which("true") or "/bin/true"
-    print("| scenario | median | min | max | RSS MiB | over `true` (median) |")
-    print("|---|---|---|---|---|---|")
-    plain = measure("true", [true], base_env, runs)
-    print(row(plain))
-    cold_walls = []
+    warm_env = dict(base_env, HWSIM_TREE_CACHE=os.path.join(cache, "warm"))
+    scenarios = [("true", [true], base_env),
+                 ("hwsim run dgx-h100 -- true, cache warm (tree mounted from it)",
+                  [hwsim, "run", host, "--", true], warm_env)]
+    unshare = shutil.which("unshare")
+    if unshare and subprocess.run([unshare, "--mount", "--uts", "--pid", "--cgroup", "--fork",
+                                   "--mount-proc", true], env=base_env).returncode == 0:
+        scenarios.append(("peer: unshare --mount --uts --pid --cgroup --fork --mount-proc true",
+                          [unshare, "--mount", "--uts", "--pid", "--cgroup", "--fork",
+                           "--mount-proc", true], base_env))
+    rounds = max(30, runs * 3)
+    walls = {name: [] for name, _, _ in scenarios}
+    run_once([hwsim, "run", host, "--", true], warm_env)  # fills the warm cache
+    for _ in range(rounds):
+        for name, argv, env in scenarios:
+            wall, _, code = run_once(argv, env)
+            if code == 0:
+                walls[name].append(wall * 1000)
     for i in range(runs):
         env = dict(base_env, HWSIM_TREE_CACHE=os.path.join(cache, f"cold{i}"))
         wall, _, code = run_once([hwsim, "run", host, "--", true], env)
         if code == 0:
-            cold_walls.append(wall * 1000)
-    rows = []
-    if cold_walls:
-        rows.append({"name": "hwsim run dgx-h100 -- true, cache cold (tree written to it)",
-                     "median": statistics.median(cold_walls), "min": min(cold_walls),
-                     "max": max(cold_walls), "rss": float("nan"), "runs": runs})
-    rows.append(measure("hwsim run dgx-h100 -- true, cache warm (tree mounted from it)",
-                        [hwsim, "run", host, "--", true],
-                        dict(base_env, HWSIM_TREE_CACHE=os.path.join(cache, "warm")), runs))
-    rows.append(measure("hwsim run dgx-h100 -- true, no cache (tree written to tmpfs)",
-                        [hwsim, "run", host, "--", true],
-                        dict(base_env, HWSIM_TREE_CACHE="off"), runs))
-    for r in rows:
-        extra = ""
-        if "median" in r and "median" in plain:
-            extra = f"+{r['median'] - plain['median']:.1f} ms"
-        print(row(r).rsplit("|", 2)[0] + f"| {extra} |")
+            walls.setdefault("hwsim run dgx-h100 -- true, cache cold (tree planned and written "
+                             "to it)", []).append(wall * 1000)
+        wall, _, code = run_once([hwsim, "run", host, "--", true],
+                                 dict(base_env, HWSIM_TREE_CACHE="off"))
+        if code == 0:
+            walls.setdefault("hwsim run dgx-h100 -- true, no cache (tree written to tmpfs)",
+                             []).append(wall * 1000)
+    print(f"{rounds} interleaved rounds of the first rows; {runs} runs of the cold and "
+          "no-cache rows. Wall-clock ms.\n")
+    print("| scenario | runs | median | p90 | min | over `true` (median) | over `true` (p90) |")
+    print("|---|---|---|---|---|---|---|")
+    base = walls.get("true") or [float("nan")]
+    for name, values in walls.items():
+        if not values:
+            print(f"| {name} | 0 | – | – | – | – | – |")
+            continue
+        med, p90 = statistics.median(values), percentile(values, 90)
+        over = "" if name == "true" else f"+{med - statistics.median(base):.1f} ms"
+        over90 = "" if name == "true" else f"+{p90 - percentile(base, 90):.1f} ms"
+        print(f"| {name} | {len(values)} | {med:.2f} | {p90:.2f} | {min(values):.2f} | {over} | "
+              f"{over90} |")
     shutil.rmtree(cache, ignore_errors=True)
 
 

@@ -70,7 +70,8 @@ std::set<std::string> real_tools_to_hide(const Snapshot& s, const std::string& p
 MaskSpec container_markers(const Snapshot& s) {
   MaskSpec masks;
   for (const char* path :
-       {"/.dockerenv", "/run/.containerenv", "/var/run/secrets/kubernetes.io/serviceaccount"}) {
+       {"/.dockerenv", "/run/.containerenv", "/run/systemd/container",
+        "/run/host/container-manager", "/var/run/secrets/kubernetes.io/serviceaccount"}) {
     auto it = s.files.find(path);
     bool present = it != s.files.end() && (it->second.kind == FileEntry::Kind::content ||
                                            it->second.kind == FileEntry::Kind::dir);
@@ -165,10 +166,11 @@ std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
 // with -v, what it never changes).
 void say_limits(const Snapshot& s, bool verbose) {
   if (verbose)
-    std::cerr << "hwsim run: limits: per-process files (/proc/self/cgroup, "
-                 "/proc/self/mountinfo, /proc/self/status) and the CPU's own answers (cpuid: "
-                 "lscpu's flags and hypervisor vendor) are this machine's; /proc/1/cgroup is "
-                 "the host's\n";
+    std::cerr << "hwsim run: limits: the CPU's own answers (cpuid: lscpu's flags and "
+                 "hypervisor vendor) are this machine's; /proc/1 is the namespace's init, "
+                 "/proc/*/cgroup read \"/\" (a cgroup namespace), /proc/self/mountinfo lists "
+                 "the namespace's mounts (file systems of the simulated /sys, /dev and /proc "
+                 "files: overlay or tmpfs)\n";
   LiveHost live;
   const Facts& here = live.facts();
   if (!s.facts.kernel.empty() && (here.kernel != s.facts.kernel || here.arch != s.facts.arch))

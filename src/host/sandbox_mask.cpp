@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -91,6 +93,13 @@ class Scratch {
     path = f.proc_path();
     return f;
   }
+  // `name` again after a mount on it: the mount's root (a descriptor of the folder,
+  // or its /proc/self/fd name, would stay below the mount).
+  Fd again(const std::string& name, std::string& path) {
+    Fd f(::openat(fd_.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    path = f.proc_path();
+    return f;
+  }
   // After chroot: the scratch reappears inside the new root through its /tmp; gone.
   void detach_copy() const {
     if (mounted_) ::umount2((tree_path_ + "/.hwsim/scratch").c_str(), MNT_DETACH);
@@ -139,19 +148,44 @@ void overlay_folder(int tree, const MaskSpec& spec, Scratch& scratch, int index,
   }
 }
 
+// Makes `root` (a folder) the root: pivot_root with the old root detached, so that
+// nothing outside it stays reachable or listed in mountinfo; chroot where the
+// kernel refuses. "" or why neither worked.
+std::string enter_root(const std::string& root, bool& pivoted, std::string& refused) {
+  pivoted = false;
+  if (::chdir(root.c_str()) != 0) return err("chdir (the new root)");
+  // pivot_root(".", "."): the old root is stacked on the new one, then detached.
+  if (::syscall(SYS_pivot_root, ".", ".") != 0) {
+    refused = err("pivot_root");
+    if (::chroot(".") != 0) return err("chroot (the new root)");
+    return "";
+  }
+  if (::umount2(".", MNT_DETACH) != 0) refused = err("umount (the old root)");
+  pivoted = refused.empty();
+  return "";
+}
+
 // A new root: every top-level entry but the hidden ones, bound in; the shown ones
-// from the tree. Entered with chroot; `cwd` is entered again inside it.
+// from the tree; this machine's foreign mounts taken out of it. Entered with
+// pivot_root; `cwd` is entered again inside it.
 void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<std::string>& hide,
               const std::set<std::string>& show, const std::string& cwd,
               std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
   auto fail = [&](const std::string& why) {
     for (const auto& n : hide) uncovered.push_back("/" + n + " (hidden): " + why);
     for (const auto& n : show) uncovered.push_back("/" + n + ": " + why);
+    if (hide.empty() && show.empty()) uncovered.push_back("a new root: " + why);
   };
   std::string why, root_path;
   if (!scratch.ready(why)) return fail(why);
   Fd root = scratch.folder("root", root_path, why);
   if (!root.ok()) return fail(why);
+  // A file system of its own, so that mountinfo gives the root as "/" of it.
+  if (::mount("tmpfs", root_path.c_str(), "tmpfs", 0, "mode=0755") != 0)
+    return fail(err("mount tmpfs (the new root)"));
+  Fd mounted = scratch.again("root", root_path);
+  if (!mounted.ok()) return fail(err("open (the new root)"));
+  root = std::move(mounted);
   DIR* top = ::opendir("/");
   if (!top) return fail(err("opendir /"));
   std::vector<std::string> names;
@@ -172,6 +206,10 @@ void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<s
         return fail(err("the new root's /" + name + " (a link)"));
       continue;
     }
+    if (std::find(spec.foreign.begin(), spec.foreign.end(), real) != spec.foreign.end()) {
+      covered.push_back(real + " (this machine's mount, left out)");
+      continue;
+    }
     bool made = S_ISDIR(st.st_mode)   ? ::mkdirat(root.get(), name.c_str(), 0755) == 0
                 : S_ISREG(st.st_mode) ? make_file(root.get(), name)
                                       : false;
@@ -182,9 +220,29 @@ void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<s
     if (!make_file(root.get(), n) || !show_path(tree, spec, "/" + n, root_path + "/" + n, why))
       return fail(why.empty() ? err("create /" + n) : why);
   }
-  if (::chroot(root_path.c_str()) != 0) return fail(err("chroot (the new root)"));
+  // This machine's mounts a host does not have, deepest first; a user namespace
+  // may not take them out (the kernel locks what it was given).
+  std::vector<std::string> kept;
+  for (const auto& p : spec.foreign) {
+    if (parent_dir(p) == "/") continue;  // not bound in at all
+    if (::umount2((root_path + p).c_str(), MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
+      covered.push_back(p + " (this machine's mount, left out)");
+    else if (::geteuid() != 0)  // as root EINVAL only means it is not there
+      kept.push_back(p);
+  }
+  if (!kept.empty())
+    uncovered.push_back(std::to_string(kept.size()) + " mount(s) of this machine (" + kept.front() +
+                        (kept.size() > 1 ? ", ..." : "") +
+                        ") stay in /proc/self/mountinfo: " + std::strerror(EINVAL) +
+                        " (a user namespace may not unmount what it was given)");
+  bool pivoted = false;
+  std::string refused;
+  if (auto failed = enter_root(root_path, pivoted, refused); !failed.empty()) return fail(failed);
   if (::chdir(cwd.empty() ? "/" : cwd.c_str()) != 0 && ::chdir("/") != 0) return fail(err("chdir"));
   scratch.detach_copy();
+  if (!pivoted)
+    uncovered.push_back("the new root: " + refused +
+                        " (a chroot instead: this machine's root stays reachable)");
   for (const auto& n : hide) covered.push_back("/" + n + " (hidden: a new root without it)");
   for (const auto& n : show) covered.push_back("/" + n + " (the snapshot's, in a new root)");
 }
@@ -279,7 +337,7 @@ void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
   for (const auto& [dir, names] : by_dir)
     overlay_folder(tree, spec, scratch, index++, dir, names.first, names.second, uncovered,
                    covered);
-  if (!root_hide.empty() || !root_show.empty())
+  if (spec.new_root || !root_hide.empty() || !root_show.empty())
     new_root(tree, spec, scratch, root_hide, root_show, cwd, uncovered, covered);
 }
 

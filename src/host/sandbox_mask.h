@@ -5,7 +5,9 @@
 // tmpfs that dies with the namespace); a path to show (the snapshot's own
 // /.dockerenv) is bound from the tree. Entries directly in "/" cannot be overlaid
 // (the root's mounts would vanish): the command then gets a new root, a tmpfs
-// holding bind mounts of every other top-level entry, entered with chroot(2).
+// holding bind mounts of every other top-level entry, entered with pivot_root(2)
+// (chroot(2) where that is refused); the old root is detached, so the command's
+// /proc/self/mountinfo lists only what is in the new one.
 // Device nodes: the tree's placeholders in /dev become character devices (mknod),
 // where the namespace allows it.
 #pragma once
@@ -28,6 +30,11 @@ struct MaskSpec {
   // Absolute path -> a file of this machine put there, as a shown path is (the
   // simulated libnvidia-ml.so.1 at the loader's path: too big to copy into the tree).
   std::map<std::string, std::string> bind_in;
+  // Always enter a new root (pivot_root), not only for entries directly in "/": the
+  // command's mountinfo then lists the namespace's mounts only, without `foreign`
+  // (this machine's mounts a host does not have, src/host/mount_table.h).
+  bool new_root = false;
+  std::vector<std::string> foreign;
 };
 
 // Before /dev is bound: each node's placeholder in the tree becomes a character

@@ -1,9 +1,11 @@
 #include "src/host/sandbox_runner.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,8 +16,11 @@
 #include <map>
 #include <string>
 
+#include "src/host/mount_table.h"
 #include "src/host/path.h"
 #include "src/host/process_runner.h"
+#include "src/host/sandbox_init.h"
+#include "src/host/sandbox_namespace.h"
 #include "src/host/tree_fd.h"
 
 namespace hwaccel {
@@ -33,14 +38,6 @@ void say(const std::string& text) {
   }
 }
 
-bool write_proc(const char* path, const std::string& text) {
-  int fd = ::open(path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ::close(fd);
-  return ok;
-}
-
 bool exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
@@ -49,23 +46,6 @@ bool exists(const std::string& path) {
 bool is_dir(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-// A private mount (and UTS) namespace for this process: as root directly, else
-// through a user namespace that maps our own uid and gid. Returns "" or why not.
-std::string enter_namespace(bool& uts) {
-  uts = true;
-  if (::unshare(CLONE_NEWNS | CLONE_NEWUTS) == 0) return "";
-  std::string first = std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno);
-  uid_t uid = ::geteuid();
-  gid_t gid = ::getegid();
-  if (::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWUTS) != 0)
-    return first + "; unshare(CLONE_NEWUSER|CLONE_NEWNS): " + std::strerror(errno);
-  write_proc("/proc/self/setgroups", "deny");
-  if (!write_proc("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1\n") ||
-      !write_proc("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1\n"))
-    return first + "; user namespace: cannot write its uid/gid map: " + std::strerror(errno);
-  return "";
 }
 
 // Binds the tree's `rel` (reached without following any link in the tree) over
@@ -92,10 +72,32 @@ bool bind_into_tree(int tree, const std::string& real, const std::string& rel, W
   return false;
 }
 
+// The tree at its own path below the namespace's /dev/shm (HWSIM_ROOT and the
+// shims name it), with the files bound into it: the tree alone, not what is
+// mounted in it (its /dev/shm would hold it again).
+void tree_in_own_shm(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered) {
+  std::string why;
+  Fd at = open_in_tree(tree, spec.tree, Walk::make_dirs, why);
+  Fd self(::openat(tree, ".", O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!at.ok() ||
+      ::mount(self.proc_path().c_str(), at.proc_path().c_str(), nullptr, MS_BIND, nullptr) != 0) {
+    uncovered.push_back(spec.tree +
+                        " (the tree, in /dev/shm): " + (at.ok() ? std::strerror(errno) : why));
+    return;
+  }
+  Fd copy = open_in_tree(tree, spec.tree, Walk::open, why);
+  for (const auto& [from, rel] : spec.tree_binds) {
+    Fd to = copy.ok() ? open_in_tree(copy.get(), rel, Walk::open, why) : Fd();
+    if (!to.ok() || ::mount(from.c_str(), to.proc_path().c_str(), nullptr, MS_BIND, nullptr) != 0)
+      uncovered.push_back(spec.tree + rel +
+                          " (in /dev/shm): " + (to.ok() ? std::strerror(errno) : why));
+  }
+}
+
 // /dev of the simulated host, plus what any program needs to run at all.
-void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::string>& uncovered,
+void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                std::vector<std::string>& covered) {
-  make_dev_nodes(tree, nodes, uncovered, covered);
+  make_dev_nodes(tree, spec.dev_nodes, uncovered, covered);
   std::string why;
   Fd dev = open_in_tree(tree, "/dev", Walk::make_dirs, why);
   if (!dev.ok()) {
@@ -113,7 +115,15 @@ void cover_dev(int tree, const std::vector<DevNode>& nodes, std::vector<std::str
     if (!bind_into_tree(tree, real, real, Walk::open, why))
       uncovered.push_back(real + " (basic device): " + why);
   }
-  for (const char* name : {"pts", "shm", "mqueue"}) {
+  // A /dev/shm of its own, as a host's is (this machine's holds other programs'
+  // files, and the tree cache); a tree cached there is put at its path in it.
+  Fd shm = open_in_tree(tree, "/dev/shm", Walk::make_dirs, why);
+  if (!shm.ok() ||
+      ::mount("tmpfs", shm.proc_path().c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
+    uncovered.push_back("/dev/shm: " + (shm.ok() ? std::string(std::strerror(errno)) : why));
+  else if (spec.tree.compare(0, 9, "/dev/shm/") == 0)
+    tree_in_own_shm(spec, tree, uncovered);
+  for (const char* name : {"pts", "mqueue"}) {
     std::string real = std::string("/dev/") + name;
     if (!is_dir(real)) continue;
     if (::fstatat(dev.get(), name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
@@ -308,14 +318,82 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
   return "";
 }
 
-[[noreturn]] void child(const SandboxSpec& spec) {
+// The command itself, with the simulated environment; 127/126 when it cannot start.
+[[noreturn]] void exec_command(const SandboxSpec& spec) {
+  std::vector<std::string> env_strings;
+  for (const auto& [k, v] : spec.env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp, argv;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = spec.argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::string program = args[0];
+  if (program.find('/') == std::string::npos) {
+    auto path = spec.env.find("PATH");
+    auto found = find_executable(
+        program, path == spec.env.end() ? kDefaultSearchPath : std::string_view(path->second));
+    if (!found) {
+      say(program + ": command not found on the simulated PATH");
+      ::_exit(127);
+    }
+    program = *found;
+  }
+  ::execve(program.c_str(), argv.data(), envp.data());
+  int code = errno;
+  say(program + ": " + std::strerror(code));
+  ::_exit(code == ENOENT ? 127 : 126);
+}
+
+[[noreturn]] void child(const SandboxSpec& spec, Entered got, int status_fd) {
   std::vector<std::string> uncovered, covered;
   char cwd_buf[4096];
   const std::string cwd = ::getcwd(cwd_buf, sizeof cwd_buf) ? cwd_buf : "/";
-  bool uts = false;
-  std::string why = spec.use_namespace ? enter_namespace(uts) : "--no-namespace was given";
+  std::string why = !spec.use_namespace ? "--no-namespace was given"
+                    : got.cloned        ? (got.user ? write_maps(got.uid, got.gid) : "")
+                                        : enter_namespace(got);
+  std::vector<MountLine> before;
+  if (why.empty()) before = machine_mounts();
+  if (!got.cloned && status_fd >= 0) {
+    ::close(status_fd);
+    status_fd = -1;
+  }
+  if (why.empty() && got.pid && !got.cloned) {
+    // The next process is PID 1 of the namespace; this one stays outside and ends as
+    // the command does (sandbox_init.h).
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+      say(std::string("error: pipe: ") + std::strerror(errno));
+      ::_exit(125);
+    }
+    pid_t init = ::fork();
+    if (init < 0) {
+      say(std::string("error: fork (PID 1 of the namespace): ") + std::strerror(errno));
+      ::_exit(125);
+    }
+    if (init > 0) {
+      ::close(fds[1]);
+      end_as_command(init, fds[0]);
+    }
+    ::close(fds[0]);
+    status_fd = fds[1];
+  }
   if (why.empty() && ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     why = std::string("making / private: ") + std::strerror(errno);
+  // PID 1 and every /proc/PID are the namespace's processes; /proc/self/cgroup,
+  // mountinfo and mounts follow the namespaces (a host's, not this machine's).
+  if (why.empty() && got.pid) {
+    if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0)
+      covered.push_back("/proc (a procfs of the namespace's own processes)");
+    else
+      uncovered.push_back(
+          std::string("/proc/PID, /proc/1: this machine's processes (mount proc: ") +
+          std::strerror(errno) + ")");
+  } else if (why.empty()) {
+    uncovered.push_back(
+        "/proc/PID, /proc/1, /proc/self/cgroup: this machine's (no PID or cgroup "
+        "namespace here)");
+  }
   if (why.empty() && !spec.overlay_scratch.empty()) {
     if (auto failed = overlay_cached_tree(spec); !failed.empty()) {
       say("the cached tree cannot be laid under an overlay here (" + failed +
@@ -358,15 +436,17 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
       covered.push_back("/sys");
     else
       uncovered.push_back("/sys: " + bind_why);
-    cover_dev(tree.get(), spec.dev_nodes, uncovered, covered);
+    cover_dev(spec, tree.get(), uncovered, covered);
     cover_proc(spec, tree.get(), uncovered, covered);
     cover_tools(spec, tree.get(), uncovered, covered);
-    if (uts && !spec.hostname.empty() &&
+    if (got.uts && !spec.hostname.empty() &&
         ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0)
       uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)));
     MaskSpec masks = spec.masks;
     for (const auto& [name, paths] : spec.hidden_tools)
       masks.hide.insert(masks.hide.end(), paths.begin(), paths.end());
+    masks.new_root = true;
+    masks.foreign = foreign_mounts(before, is_dir);
     apply_masks(tree.get(), spec.tree, masks, cwd, uncovered, covered);
     hide_stand_in_shims(spec, tree.get());
   } else {
@@ -390,29 +470,15 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
   if (spec.verbose)
     for (const auto& c : covered) say("covered: " + c);
 
-  std::vector<std::string> env_strings;
-  for (const auto& [k, v] : spec.env) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp, argv;
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = spec.argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::string program = args[0];
-  if (program.find('/') == std::string::npos) {
-    auto path = spec.env.find("PATH");
-    auto found = find_executable(
-        program, path == spec.env.end() ? kDefaultSearchPath : std::string_view(path->second));
-    if (!found) {
-      say(program + ": command not found on the simulated PATH");
-      ::_exit(127);
+  if (status_fd >= 0) {
+    pid_t command = ::fork();
+    if (command < 0) {
+      say(std::string("error: fork: ") + std::strerror(errno));
+      ::_exit(125);
     }
-    program = *found;
+    if (command > 0) run_as_init(command, status_fd);
   }
-  ::execve(program.c_str(), argv.data(), envp.data());
-  int code = errno;
-  say(program + ": " + std::strerror(code));
-  ::_exit(code == ENOENT ? 127 : 126);
+  exec_command(spec);
 }
 
 pid_t g_child = -1;
@@ -429,12 +495,25 @@ SandboxResult run_in_sandbox(const SandboxSpec& spec) {
     result.error = "no command";
     return result;
   }
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    result.error = std::string("fork: ") + std::strerror(errno);
+  // PID 1 of the namespace writes the command's wait status here (sandbox_init.h).
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    result.error = std::string("pipe: ") + std::strerror(errno);
     return result;
   }
-  if (pid == 0) child(spec);
+  Entered got;
+  pid_t pid = spawn(spec.use_namespace, got);
+  if (pid < 0) {
+    result.error = std::string("fork: ") + std::strerror(errno);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return result;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child(spec, got, fds[1]);
+  }
+  ::close(fds[1]);
   // Like system(3): the terminal's ^C and ^\ reach the command; we wait for it.
   // TERM and HUP sent to us are passed on, so that the cleanup after it still runs.
   g_child = pid;
@@ -454,6 +533,12 @@ SandboxResult run_in_sandbox(const SandboxSpec& spec) {
   ::sigaction(SIGTERM, &old_term, nullptr);
   ::sigaction(SIGHUP, &old_hup, nullptr);
   g_child = -1;
+  int command = 0;
+  ssize_t n;
+  while ((n = ::read(fds[0], &command, sizeof command)) < 0 && errno == EINTR) {
+  }
+  ::close(fds[0]);
+  if (n == static_cast<ssize_t>(sizeof command)) status = command;  // PID 1 passed it on
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
@@ -467,8 +552,8 @@ bool private_mounts_available() {
   pid_t pid = ::fork();
   if (pid < 0) return false;
   if (pid == 0) {
-    bool uts = false;
-    ::_exit(enter_namespace(uts).empty() ? 0 : 1);
+    Entered got;
+    ::_exit(enter_namespace(got).empty() ? 0 : 1);
   }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

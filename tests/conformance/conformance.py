@@ -232,6 +232,79 @@ def vendor_tool_checks(devices, tools, s, check):
                   "got %s, want %s" % (got[:1], names[:1]))
 
 
+def this_machine():
+    """This machine's mounts a host has no business showing (as src/host/mount_table.h
+    decides: read-only memory file systems, single files bound in outside /etc) and its
+    cgroup hierarchies' mount points; and whether it says "docker" in its mountinfo."""
+    try:
+        with open("/proc/self/mountinfo") as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    foreign, cgroups = set(), set()
+    for line in text.splitlines():
+        w = line.split(" ")
+        if "-" not in w or w.index("-") < 6:
+            continue
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), w[4])
+        fstype, options = w[w.index("-") + 1], w[5].split(",")
+        if fstype in ("cgroup", "cgroup2"):
+            cgroups.add(point)
+        if point == "/" or re.match(r"/(proc|sys|dev)(/|$)", point):
+            continue
+        memory_ro = fstype in ("tmpfs", "ramfs") and "ro" in options
+        if memory_ro or (not point.startswith("/etc/") and not os.path.isdir(point)):
+            foreign.add(point)
+    return {"foreign": foreign, "cgroups": cgroups, "docker": "docker" in text}
+
+
+def leak_checks(snapshot, machine, s, check):
+    """Nothing of this machine's container in what the command reads of itself."""
+    files = snapshot.get("files") or {}
+    docker = isinstance(files.get("/.dockerenv"), str)
+
+    def ran(name):
+        return name in s and s[name][0] != "missing"
+
+    def cgroup_paths(text):
+        return [l.split(":", 2)[2] for l in text.splitlines() if l.count(":") >= 2]
+
+    if ran("self-cgroup"):
+        paths = cgroup_paths(s["self-cgroup"][1])
+        check("cat /proc/self/cgroup", paths and all(p == "/" for p in paths),
+              "%d hierarchies, all at \"/\"" % len(paths) if paths and all(p == "/" for p in paths)
+              else "paths %s" % sorted(set(paths))[:3])
+    if ran("pid1-cgroup"):
+        got = s["pid1-cgroup"][1]
+        rec = files.get("/proc/1/cgroup")
+        if isinstance(rec, str):
+            check("cat /proc/1/cgroup", got == rec.rstrip("\n"), "the snapshot's" if
+                  got == rec.rstrip("\n") else "got %r, want %r" % (got[:40], rec[:40]))
+        else:
+            paths = cgroup_paths(got)
+            check("cat /proc/1/cgroup", paths and all(p == "/" for p in paths),
+                  "all at \"/\"" if paths and all(p == "/" for p in paths) else "paths %s" % paths[:3])
+    for name, program, at in (("mountinfo", "cat /proc/self/mountinfo", 4),
+                              ("mounts", "cat /proc/mounts", 1)):
+        if not ran(name):
+            continue
+        points = set()
+        for line in s[name][1].splitlines():
+            w = line.split(" ")
+            if len(w) > at:
+                points.add(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), w[at]))
+        bad = sorted((points & machine["foreign"]) | (points & machine["cgroups"]))
+        if machine["docker"] and not docker and "docker" in s[name][1]:
+            bad.append("the word docker")
+        check(program, not bad, "%d mounts, none of this machine's container" % len(points)
+              if not bad else "this machine's: " + ", ".join(bad[:3]))
+    if "detect-virt" in s and s["detect-virt"][0] != "missing":
+        want = "docker" if docker else "podman" if isinstance(files.get("/run/.containerenv"),
+                                                              str) else "none"
+        got = s["detect-virt"][1].strip()
+        check("systemd-detect-virt -c", got == want, "%s, want %s" % (got, want))
+
+
 def sections(out):
     got, name, lines = {}, None, []
     for line in out.splitlines():
@@ -251,7 +324,7 @@ def field(text, key):
     return m.group(1).strip() if m else None
 
 
-def checks(fx, out, gpus=(), devices=(), tools=()):
+def checks(fx, out, gpus=(), devices=(), tools=(), snapshot=None, machine=None):
     """(program, ok, why) for every check whose program ran."""
     r = []
 
@@ -344,6 +417,8 @@ def checks(fx, out, gpus=(), devices=(), tools=()):
         check("test -c /dev/nvidia0", got == want, "%s, want %s" % (got, want))
     nvidia_smi_checks(list(gpus), s, check)
     vendor_tool_checks(list(devices), set(tools), s, check)
+    if snapshot is not None and machine is not None:
+        leak_checks(snapshot, machine, s, check)
     return r
 
 
@@ -353,6 +428,7 @@ def main(argv):
         return 2
     hwsim, hosts = argv[1], argv[2:]
     agree = total = 0
+    machine = this_machine()
     for path in hosts:
         with open(path) as f:
             snapshot = yaml.safe_load(f)
@@ -367,7 +443,8 @@ def main(argv):
             print("no private mount namespace here: nothing checked", file=sys.stderr)
             return 77
         for program, ok, why in checks(fx, run.stdout, gpus_of(hwsim, path),
-                                       replay_devices(hwsim, path), recorded_tools(snapshot)):
+                                       replay_devices(hwsim, path), recorded_tools(snapshot),
+                                       snapshot, machine):
             total += 1
             agree += ok
             print("%-24s %-28s %s: %s" % (name, program, "agree" if ok else "DISAGREE", why))

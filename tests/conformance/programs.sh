@@ -38,3 +38,10 @@ run hlsmi-query hl-smi -Q name,bus_id,memory.total -f csv,noheader,nounits
 run neuronls-json neuron-ls -j
 run xpusmi-json xpu-smi discovery -j
 run vulkaninfo-full vulkaninfo
+# What this machine is must not show through (docs/hwsim.md "Nothing of this
+# machine leaks"): cgroups, mounts, PID 1, a container check.
+run self-cgroup cat /proc/self/cgroup
+run pid1-cgroup cat /proc/1/cgroup
+run mountinfo cat /proc/self/mountinfo
+run mounts cat /proc/mounts
+run detect-virt systemd-detect-virt --container
