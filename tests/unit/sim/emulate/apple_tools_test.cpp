@@ -1,0 +1,78 @@
+// system_profiler and sysctl on the Mac fixtures: argvs the snapshots never
+// recorded, answered from their Apple facts in the shapes public outputs have
+// (the Apple probe's own parser reads the JSON back), unknown names refused as
+// macOS words it, and no answer on a host that is not a Mac.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/emulate/apple_tools.h"
+#include "tests/unit/sim/emulate/emulated_hosts.h"
+
+namespace hwaccel::sim {
+namespace {
+
+ToolAnswer run_tool(const testing::HostCase& c, std::vector<std::string> argv) {
+  auto emulator = find_tool_emulator(argv[0]);
+  EXPECT_TRUE(emulator) << argv[0];
+  return emulator(c.host(), argv);
+}
+
+TEST(AppleTools, SysctlAnswersNamesFromTheHostsFacts) {
+  auto c = testing::load_host("mac-studio-m2-ultra");
+  ASSERT_TRUE(c);
+  auto a = run_tool(*c, {"sysctl", "hw.memsize"});
+  EXPECT_EQ(a.out, "hw.memsize: 206158430208\n");
+  EXPECT_EQ(a.exit_code, 0);
+  a = run_tool(*c, {"sysctl", "-n", "hw.memsize", "hw.ncpu", "machdep.cpu.brand_string"});
+  EXPECT_EQ(a.out, "206158430208\n24\nApple M2 Ultra\n");
+  a = run_tool(*c, {"sysctl", "hw.ncpu", "hw.perflevel0.physicalcpu", "hw.perflevel1.physicalcpu"});
+  EXPECT_EQ(a.out, "hw.ncpu: 24\nhw.perflevel0.physicalcpu: 16\nhw.perflevel1.physicalcpu: 8\n");
+  // An unknown name: macOS's words on stderr, the others still answered, status 1.
+  a = run_tool(*c, {"sysctl", "-n", "hw.perflevel0.count", "hw.pagesize"});
+  EXPECT_EQ(a.err, "sysctl: unknown oid 'hw.perflevel0.count'\n");
+  EXPECT_EQ(a.out, "16384\n");
+  EXPECT_EQ(a.exit_code, 1);
+}
+
+TEST(AppleTools, SystemProfilerHardwareTextAndJson) {
+  auto c = testing::load_host("macbook-pro-m3-max");
+  ASSERT_TRUE(c);
+  auto text = run_tool(*c, {"system_profiler", "SPHardwareDataType"}).out;
+  EXPECT_NE(text.find("Hardware:\n\n    Hardware Overview:\n\n"), std::string::npos);
+  EXPECT_NE(text.find("      Chip: Apple M3 Max\n"), std::string::npos);
+  EXPECT_NE(text.find("      Total Number of Cores: 16 (12 performance and 4 efficiency)\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("      Memory: 128 GB\n"), std::string::npos);
+  auto json =
+      nlohmann::json::parse(run_tool(*c, {"system_profiler", "SPHardwareDataType", "-json"}).out);
+  const auto& hw = json["SPHardwareDataType"][0];
+  EXPECT_EQ(hw["_name"], "hardware_overview");
+  EXPECT_EQ(hw["chip_type"], "Apple M3 Max");
+  EXPECT_EQ(hw["number_processors"], "proc 16:12:4");  // Darwin 23: three fields
+  EXPECT_EQ(hw["physical_memory"], "128 GB");
+}
+
+TEST(AppleTools, SystemProfilerDisplaysBothFormsAndBothTypesAtOnce) {
+  auto c = testing::load_host("mac-studio-m2-ultra");
+  ASSERT_TRUE(c);
+  auto text = run_tool(*c, {"system_profiler", "SPDisplaysDataType"}).out;
+  EXPECT_EQ(text.rfind("Graphics/Displays:\n\n    Apple M2 Ultra:\n\n", 0), 0u);
+  EXPECT_NE(text.find("      Total Number of Cores: 76\n"), std::string::npos);
+  EXPECT_NE(text.find("      Metal Support: Metal 3\n"), std::string::npos);
+  auto both = nlohmann::json::parse(
+      run_tool(*c, {"system_profiler", "-json", "SPDisplaysDataType", "SPHardwareDataType"}).out);
+  EXPECT_EQ(both["SPDisplaysDataType"][0]["sppci_cores"], "76");
+  EXPECT_EQ(both["SPDisplaysDataType"][0]["spdisplays_mtlgpufamilysupport"], "spdisplays_metal3");
+  EXPECT_EQ(both["SPHardwareDataType"][0]["physical_memory"], "192 GB");
+}
+
+TEST(AppleTools, NotAMacHasNoAnswer) {
+  auto c = testing::load_host("dgx-h100");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(run_tool(*c, {"sysctl", "-n", "hw.memsize"}).exit_code, 127);
+  EXPECT_EQ(run_tool(*c, {"system_profiler", "SPHardwareDataType"}).exit_code, 127);
+}
+
+}  // namespace
+}  // namespace hwaccel::sim
