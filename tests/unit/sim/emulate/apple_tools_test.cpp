@@ -67,6 +67,33 @@ TEST(AppleTools, SystemProfilerDisplaysBothFormsAndBothTypesAtOnce) {
   EXPECT_EQ(both["SPHardwareDataType"][0]["physical_memory"], "192 GB");
 }
 
+TEST(AppleTools, GarbageRecordedValuesAreBoundedNeverACrash) {
+  Snapshot s;
+  s.facts.os = "darwin";
+  s.facts.cpus = -5;
+  s.facts.kernel = "\xff";
+  for (const char* name : {"hw.memsize", "machdep.cpu.brand_string"}) {
+    ToolEntry t;
+    t.argv = {"sysctl", "-n", name};
+    t.run.out = std::string(100000, '9') + "\n";
+    s.tools[t.argv] = t;
+  }
+  Detection d;
+  Entry gpu;
+  gpu.backend = "apple";
+  gpu.name = "x (99999999999-core GPU)";
+  gpu.compute_class = "metal3";
+  d.entries.push_back(gpu);
+  auto c = testing::detected("garbage", s);
+  c->detection = d;
+  auto a = run_tool(*c, {"sysctl", "-n", "hw.memsize", "machdep.cpu.brand_string", "hw.ncpu"});
+  // Recorded values are cut at 4096 bytes each; cpus < 0 is no hw.ncpu.
+  EXPECT_EQ(a.exit_code, 1);
+  EXPECT_LE(a.out.size(), 2 * 4097u);
+  EXPECT_NO_THROW(run_tool(*c, {"system_profiler", "-json", "SPHardwareDataType"}));
+  EXPECT_NO_THROW(run_tool(*c, {"system_profiler", "SPDisplaysDataType"}));
+}
+
 TEST(AppleTools, NotAMacHasNoAnswer) {
   auto c = testing::load_host("dgx-h100");
   ASSERT_TRUE(c);
