@@ -4,9 +4,8 @@
 // macOS words it, and no answer on a host that is not a Mac.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include "sim/emulate/apple_tools.h"
+#include "src/probe/apple_system_profiler.h"
 #include "tests/unit/sim/emulate/emulated_hosts.h"
 
 namespace hwaccel::sim {
@@ -44,13 +43,15 @@ TEST(AppleTools, SystemProfilerHardwareTextAndJson) {
   EXPECT_NE(text.find("      Total Number of Cores: 16 (12 performance and 4 efficiency)\n"),
             std::string::npos);
   EXPECT_NE(text.find("      Memory: 128 GB\n"), std::string::npos);
-  auto json =
-      nlohmann::json::parse(run_tool(*c, {"system_profiler", "SPHardwareDataType", "-json"}).out);
-  const auto& hw = json["SPHardwareDataType"][0];
-  EXPECT_EQ(hw["_name"], "hardware_overview");
-  EXPECT_EQ(hw["chip_type"], "Apple M3 Max");
-  EXPECT_EQ(hw["number_processors"], "proc 16:12:4");  // Darwin 23: three fields
-  EXPECT_EQ(hw["physical_memory"], "128 GB");
+  // The JSON as public outputs lay it out (key order, " : ", 2-space levels); Darwin
+  // 23: three fields in number_processors. The conformance matrix parses it too.
+  EXPECT_EQ(run_tool(*c, {"system_profiler", "SPHardwareDataType", "-json"}).out,
+            "{\n  \"SPHardwareDataType\" : [\n    {\n"
+            "      \"_name\" : \"hardware_overview\",\n"
+            "      \"chip_type\" : \"Apple M3 Max\",\n"
+            "      \"number_processors\" : \"proc 16:12:4\",\n"
+            "      \"physical_memory\" : \"128 GB\"\n"
+            "    }\n  ]\n}\n");
 }
 
 TEST(AppleTools, SystemProfilerDisplaysBothFormsAndBothTypesAtOnce) {
@@ -60,11 +61,17 @@ TEST(AppleTools, SystemProfilerDisplaysBothFormsAndBothTypesAtOnce) {
   EXPECT_EQ(text.rfind("Graphics/Displays:\n\n    Apple M2 Ultra:\n\n", 0), 0u);
   EXPECT_NE(text.find("      Total Number of Cores: 76\n"), std::string::npos);
   EXPECT_NE(text.find("      Metal Support: Metal 3\n"), std::string::npos);
-  auto both = nlohmann::json::parse(
-      run_tool(*c, {"system_profiler", "-json", "SPDisplaysDataType", "SPHardwareDataType"}).out);
-  EXPECT_EQ(both["SPDisplaysDataType"][0]["sppci_cores"], "76");
-  EXPECT_EQ(both["SPDisplaysDataType"][0]["spdisplays_mtlgpufamilysupport"], "spdisplays_metal3");
-  EXPECT_EQ(both["SPHardwareDataType"][0]["physical_memory"], "192 GB");
+  // Both types in one object; the Apple probe's own reader takes the displays back.
+  auto both =
+      run_tool(*c, {"system_profiler", "-json", "SPDisplaysDataType", "SPHardwareDataType"}).out;
+  MacDisplays read = parse_sp_displays_json(both);
+  EXPECT_TRUE(read.valid_json);
+  ASSERT_EQ(read.gpus.size(), 1u);
+  EXPECT_EQ(read.gpus[0].model, "Apple M2 Ultra");
+  EXPECT_EQ(read.gpus[0].cores, 76);
+  EXPECT_EQ(read.gpus[0].metal, "Metal 3");
+  EXPECT_TRUE(read.gpus[0].builtin);
+  EXPECT_NE(both.find("\"physical_memory\" : \"192 GB\""), std::string::npos);
 }
 
 TEST(AppleTools, GarbageRecordedValuesAreBoundedNeverACrash) {
