@@ -166,10 +166,39 @@ int memory_slices(int id) {
   }
 }
 
-// Where each instance sits: larger first (of one size, higher ids first: the
-// driver numbers 1-slice instances up with their start), each at the highest start its size
-// allows (starts are multiples of the size; a 1-slice one starts at 0..6) that is
-// free. The driver's own choice depends on creation order; this one is valid.
+// The starts a profile's placements may have, in memory slices of 8 (NVML's
+// possible placements on A100/H100: 4g and 7g at 0 only, 3g at 0 or 4, 2g at
+// 0, 2, 4, the 2-slice 1g at any even start, a 1-slice one at 0..6).
+std::vector<int> starts_of(int profile_id) {
+  switch (profile_id) {
+    case 0:
+    case 5:
+      return {0};
+    case 9:
+      return {0, 4};
+    case 14:
+      return {0, 2, 4};
+    case 15:
+      return {0, 2, 4, 6};
+    default:
+      return {0, 1, 2, 3, 4, 5, 6};
+  }
+}
+
+// The placement a GPU instance id stands for where the driver numbers them by
+// place (id 0 the whole GPU, 1-2 the halves, 3-6 the quarters, 7-14 the slices:
+// public -lgi outputs of A100s), as the simulated NVML also places them.
+std::pair<int, int> placement_of_id(int id) {
+  if (id == 0) return {0, 8};
+  if (id >= 1 && id <= 2) return {(id - 1) * 4, 4};
+  if (id >= 3 && id <= 6) return {(id - 3) * 2, 2};
+  if (id >= 7 && id <= 14) return {id - 7, 1};
+  return {-1, 0};
+}
+
+// Where each instance sits: where its id says when that is one of its profile's
+// starts and free; else (larger first) the highest free start its profile allows.
+// The driver's own choice depends on creation order; this one is valid.
 void place(std::vector<Gi>& gis) {
   std::vector<Gi*> order;
   for (auto& g : gis) order.push_back(&g);
@@ -178,24 +207,36 @@ void place(std::vector<Gi>& gis) {
     return a->size != b->size ? a->size > b->size : a->id > b->id;
   });
   std::vector<std::pair<int, unsigned>> used;  // gpu, slice mask
+  auto mask_of = [&](int gpu) -> unsigned& {
+    for (auto& entry : used)
+      if (entry.first == gpu) return entry.second;
+    used.emplace_back(gpu, 0u);
+    return used.back().second;
+  };
+  auto bits = [](int start, int size) { return ((1u << size) - 1u) << start; };
+  std::vector<Gi*> rest;
   for (Gi* g : order) {
-    unsigned* mask = nullptr;
-    for (auto& [gpu, bits] : used)
-      if (gpu == g->gpu) mask = &bits;
-    if (!mask) {
-      used.emplace_back(g->gpu, 0u);
-      mask = &used.back().second;
+    unsigned& mask = mask_of(g->gpu);
+    auto [start, size] = placement_of_id(g->id);
+    auto allowed = starts_of(g->profile_id);
+    if (size == g->size && std::find(allowed.begin(), allowed.end(), start) != allowed.end() &&
+        (mask & bits(start, size)) == 0) {
+      g->start = start;
+      mask |= bits(start, size);
+    } else {
+      rest.push_back(g);
     }
-    const int last = g->size == 1 ? 6 : 8 - g->size;
+  }
+  for (Gi* g : rest) {
+    unsigned& mask = mask_of(g->gpu);
+    auto allowed = starts_of(g->profile_id);
     g->start = 0;
-    for (int start = last; start >= 0; start -= g->size) {
-      unsigned bits = ((1u << g->size) - 1u) << start;
-      if ((*mask & bits) == 0) {
-        g->start = start;
-        *mask |= bits;
+    for (auto it = allowed.rbegin(); it != allowed.rend(); ++it)
+      if ((mask & bits(*it, g->size)) == 0) {
+        g->start = *it;
+        mask |= bits(*it, g->size);
         break;
       }
-    }
   }
 }
 
@@ -352,10 +393,13 @@ ToolAnswer nvsmi_mig_lgip(const NvModel& m, const std::vector<int>& gpus) {
     for (const Gi& e : existing) used |= ((1u << e.size) - 1u) << e.start;
     for (const Profile& p : s->profiles) {
       int free = 0;
-      const int last = p.memory_slices == 1 ? 6 : 8 - p.memory_slices;
-      for (int start = 0; start <= last && free < p.instances; start += p.memory_slices) {
+      // Placements that fit one after another (remaining capacity, as NVML counts it).
+      unsigned taken = used;
+      for (int start : starts_of(p.id)) {
         unsigned bits = ((1u << p.memory_slices) - 1u) << start;
-        if ((used & bits) == 0) ++free;
+        if ((taken & bits) != 0 || free >= p.instances) continue;
+        taken |= bits;
+        ++free;
       }
       if (p.id == 20 && used != 0) free = 0;  // one +me per GPU, only on an empty one
       if (!mig_enabled(g)) free = 0;

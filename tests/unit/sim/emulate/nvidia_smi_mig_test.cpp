@@ -34,6 +34,11 @@ TEST(NvidiaSmiMig, LgiListsTheHostsGpuInstancesAndReadsBack) {
   EXPECT_EQ(parsed.instances[0].profile_id, 19);
   EXPECT_EQ(parsed.instances.back().profile, "3g.40gb");
   EXPECT_EQ(parsed.instances.back().profile_id, 9);
+  // Placed where the GI ids say (as the simulated NVML places them): GI 2 the upper
+  // half, GI 3 the first quarter, GIs 9 and 10 slices 2 and 3.
+  EXPECT_EQ(parsed.instances.back().placement, "4:4");
+  EXPECT_EQ(parsed.instances[0].placement, "2:1");
+  EXPECT_EQ(parsed.instances[2].placement, "0:2");
   // Driver 590: the 59-column box of recent drivers; placements do not overlap.
   unsigned used = 0;
   for (const auto& gi : parsed.instances) {
