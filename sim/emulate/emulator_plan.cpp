@@ -19,6 +19,7 @@ std::string_view tool_backend(std::string_view tool) {
   if (tool == "neuron-ls") return "neuron";
   if (tool == "xpu-smi") return "oneapi";
   if (tool == "vulkaninfo") return "vulkan";
+  if (tool == "system_profiler" || tool == "sysctl") return "apple";  // macOS ships them
   return "";
 }
 

@@ -1,13 +1,15 @@
 // nvidia-smi's argv, as the real tool reads it (its -h, driver 590.48.01, in
 // /work/shared/real-captures/nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt):
 // -L, -q [-x] [-d LIST], --query-gpu=FIELDS --format=csv[,noheader][,nounits],
-// -i/--id=ID[,ID] (an index, a UUID or a bus id), --version, topo -m, nvlink -s.
-// Sub-commands the host model cannot answer (mig, other nvlink forms) answer only as
-// recorded.
+// -i/--id=ID[,ID] (an index, a UUID or a bus id), --version, --help-query-gpu,
+// topo -m, nvlink -s, mig -lgi/-lgip/-lci [-i ID] (nvidia_smi_mig.cpp). Other
+// sub-commands and forms answer only as recorded.
 #include "sim/emulate/nvidia_smi.h"
 
 #include <algorithm>
 #include <cctype>
+
+#include "sim/emulate/nvidia_smi_fields.h"
 
 namespace hwaccel::sim {
 namespace {
@@ -76,6 +78,40 @@ std::string version_text(const NvModel& m) {
          "\nCUDA Version        : " + na(m.cuda_version) + "\n";
 }
 
+// `mig -lgi|-lgip|-lci [-i ID]` (long spellings already made short), or nullopt
+// for the mig forms the host model cannot answer.
+std::optional<ToolAnswer> mig(const NvModel& m, const std::vector<std::string>& rest) {
+  std::string list, ids;
+  bool has_ids = false;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    const std::string& a = rest[i];
+    if (a == "-lgi" || a == "-lgip" || a == "-lci" || a == "--list-compute-instances") {
+      if (!list.empty()) return invalid_arguments();
+      list = a == "--list-compute-instances" ? "-lci" : a;
+    } else if ((a == "-i" || a == "--id") && i + 1 < rest.size()) {
+      ids = rest[++i];
+      has_ids = true;
+    } else if (a.rfind("--id=", 0) == 0) {
+      ids = a.substr(5);
+      has_ids = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (list.empty()) return std::nullopt;
+  std::vector<int> gpus;
+  if (has_ids) {
+    auto picked = select(m, ids);
+    if (!picked) return no_devices();
+    gpus = *picked;
+  } else {
+    for (const auto& g : m.gpus) gpus.push_back(g.index);
+  }
+  if (list == "-lgi") return nvsmi_mig_lgi(m, gpus);
+  if (list == "-lci") return nvsmi_mig_lci(m, gpus);
+  return nvsmi_mig_lgip(m, gpus);
+}
+
 }  // namespace
 
 ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::string>& argv) {
@@ -104,10 +140,15 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
       for (const auto& g : m.gpus) all.push_back(g.index);
       return {nvsmi_nvlink_status(m, all), "", 0};
     }
+    if (args[0] == "mig") {
+      if (auto answer = mig(m, rest)) return *answer;
+    }
     // Not in the host model: say so the way the tool does for what it cannot show.
     return {"", "hwsim: nvidia-smi " + args[0] + ": not emulated (not recorded in the snapshot)\n",
             2};
   }
+  if (args.size() == 1 && args[0] == "--help-query-gpu")
+    return {help_query_gpu(m.driver_version), "", 0};
   bool list = false, query = false, xml = false, version = false;
   std::string ids, fields, format;
   bool has_ids = false, has_fields = false, has_format = false;

@@ -27,6 +27,13 @@ std::string nvsmi_q(const NvModel& m, const std::vector<int>& gpus,
                     const std::vector<std::string>& display, const std::string& when);
 std::string nvsmi_q_xml(const NvModel& m, const std::vector<int>& gpus, const std::string& when);
 
+// `nvidia-smi mig -lgi`, `-lgip`, `-lci` (nvidia_smi_mig.cpp), and whether a GPU
+// has MIG at all.
+ToolAnswer nvsmi_mig_lgi(const NvModel& m, const std::vector<int>& gpus);
+ToolAnswer nvsmi_mig_lgip(const NvModel& m, const std::vector<int>& gpus);
+ToolAnswer nvsmi_mig_lci(const NvModel& m, const std::vector<int>& gpus);
+bool nvsmi_mig_capable(const NvGpu& g);
+
 // The snapshot's recorded_at ("2024-03-01T10:00:00Z") as the table's header prints
 // a time ("Fri Mar  1 10:00:00 2024") and as --query-gpu's timestamp does
 // ("2024/03/01 10:00:00.000"); a fixed epoch where it is not a time.

@@ -51,7 +51,7 @@ std::string cell(const NvModel& m, const NvGpu& g, const std::string& f, const s
   };
   auto bus = bus_parts(g.bus_id);
   if (f == "timestamp") return nvsmi_timestamp(when);
-  if (f == "driver_version") return na(m.driver_version);
+  if (f == "driver_version" || f == "kmd_version") return na(m.driver_version);
   if (f == "count") return std::to_string(m.gpus.size());
   if (f == "index") return std::to_string(g.index);
   if (f == "name") return na(g.name);
@@ -69,7 +69,8 @@ std::string cell(const NvModel& m, const NvGpu& g, const std::string& f, const s
   if (f == "mig.mode.current" || f == "mig.mode.pending") {
     auto it = g.recorded.find(f);
     if (it != g.recorded.end()) return it->second;
-    return g.migs.empty() ? "[N/A]" : "Enabled";
+    if (!g.migs.empty()) return "Enabled";
+    return nvsmi_mig_capable(g) ? "Disabled" : "[N/A]";
   }
   if (f == "pcie.link.gen.current" && g.pcie_gen_current)
     return std::to_string(*g.pcie_gen_current);
@@ -127,7 +128,7 @@ ToolAnswer nvsmi_query_gpu(const NvModel& m, const std::vector<int>& gpus,
     auto comma = fields.find(',', at);
     std::string f = fields.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
     // The tool's own wording and status for a name it does not know.
-    if (!is_query_gpu_field(f))
+    if (!is_query_gpu_field(f, m.driver_version))
       return {"Field \"" + f +
                   "\" is not a valid field to query.\n\n"
                   "See 'nvidia-smi --help-query-gpu' for more information.\n",

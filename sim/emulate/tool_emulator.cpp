@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/emulate/amd_smi.h"
+#include "sim/emulate/apple_tools.h"
 #include "sim/emulate/hl_smi.h"
 #include "sim/emulate/neuron_ls.h"
 #include "sim/emulate/nvidia_smi.h"
@@ -20,14 +21,11 @@ namespace {
 // (declared in the tool's own header under sim/emulate/).
 const std::vector<std::pair<std::string_view, ToolEmulator>>& emulators() {
   static const std::vector<std::pair<std::string_view, ToolEmulator>> table = {
-      {"amd-smi", emulate_amd_smi},
-      {"hl-smi", emulate_hl_smi},
-      {"neuron-ls", emulate_neuron_ls},
-      {"nvidia-smi", emulate_nvidia_smi},
-      {"rocm-smi", emulate_rocm_smi},
-      {"rocminfo", emulate_rocminfo},
-      {"vulkaninfo", emulate_vulkaninfo},
-      {"xpu-smi", emulate_xpu_smi},
+      {"amd-smi", emulate_amd_smi},       {"hl-smi", emulate_hl_smi},
+      {"neuron-ls", emulate_neuron_ls},   {"nvidia-smi", emulate_nvidia_smi},
+      {"rocm-smi", emulate_rocm_smi},     {"rocminfo", emulate_rocminfo},
+      {"sysctl", emulate_sysctl},         {"system_profiler", emulate_system_profiler},
+      {"vulkaninfo", emulate_vulkaninfo}, {"xpu-smi", emulate_xpu_smi},
   };
   return table;
 }

@@ -168,6 +168,14 @@ ToolAnswer emulate_vulkaninfo(const EmulatedHost& host, const std::vector<std::s
       want_summary = true;
     else if (argv[i] == "--show-formats")
       continue;
+    else if (argv[i] == "-j" || argv[i].rfind("--json", 0) == 0)
+      // Vulkan-Tools 1.3.2xx writes a Vulkan Profiles file
+      // (VP_VULKANINFO_<device>_<driver>.json, Khronos's vulkaninfo docs); an
+      // emulator answers with bytes only, so it says so rather than misanswer.
+      return {"",
+              "hwsim: vulkaninfo " + argv[i] +
+                  ": not emulated (writes a VP_VULKANINFO_*.json profile file)\n",
+              2};
     else
       return {usage(argv[0]), "", 1};
   }

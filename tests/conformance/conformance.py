@@ -115,7 +115,9 @@ def nvidia_smi_checks(gpus, s, check):
     if not gpus:
         for name, program in (("nvsmi-list", "nvidia-smi --list-gpus"),
                               ("nvsmi-query", "nvidia-smi --query-gpu"),
-                              ("nvsmi-xml", "nvidia-smi -q -x")):
+                              ("nvsmi-xml", "nvidia-smi -q -x"),
+                              ("nvsmi-lgi", "nvidia-smi mig -lgi"),
+                              ("nvsmi-helpq", "nvidia-smi --help-query-gpu")):
             if ran(name):
                 check(program, s[name][0] != "0", "exit %s, want a failure (no GPU)" % s[name][0])
         return
@@ -139,6 +141,32 @@ def nvidia_smi_checks(gpus, s, check):
         ok = t.count("<gpu id=") == len(gpus) and all("<uuid>%s</uuid>" % g[0] in t for g in gpus)
         check("nvidia-smi -q -x", ok, "%d <gpu>, want %d with their UUIDs" %
               (t.count("<gpu id="), len(gpus)))
+    if ran("nvsmi-lgi"):
+        # One row per GPU instance: each MIG device of the fixtures is its own GI.
+        t = s["nvsmi-lgi"][1]
+        rows = re.findall(r"^\|\s+\d+\s+MIG \S+\s+\d+\s+\d+\s+\d+:\d+\s+\|$", t, re.M)
+        migs = sum(len(g[3]) for g in gpus)
+        if migs:
+            check("nvidia-smi mig -lgi", len(rows) == migs and s["nvsmi-lgi"][0] == "0",
+                  "%d GPU instances, want %d" % (len(rows), migs))
+        else:
+            check("nvidia-smi mig -lgi", t.strip() == "No MIG-enabled devices found." and
+                  s["nvsmi-lgi"][0] == "6", "%r (exit %s), want no MIG" % (t[:40], s["nvsmi-lgi"][0]))
+    if ran("nvsmi-lgip") and "no MIG profile table" not in s["nvsmi-lgip"][1]:
+        # MIG-capable GPUs list profiles under their index; others have none.
+        t = s["nvsmi-lgip"][1]
+        capable = [i for i, g in enumerate(gpus) if re.search(r"A100|A30|H100|H200|H800|B200|B300", g[1])]
+        got = sorted(set(int(x) for x in re.findall(r"^\|\s+(\d+)\s+MIG ", t, re.M)))
+        if capable:
+            check("nvidia-smi mig -lgip", got == capable, "profiles of GPUs %s, want %s" % (got, capable))
+        else:
+            check("nvidia-smi mig -lgip", t.strip() == "No MIG-enabled devices found.",
+                  "%r, want no MIG" % t[:40])
+    if ran("nvsmi-helpq"):
+        names = re.findall(r'^"([^"]+)"', s["nvsmi-helpq"][1], re.M)
+        check("nvidia-smi --help-query-gpu", s["nvsmi-helpq"][0] == "0" and
+              {"uuid", "name", "memory.total", "pci.bus_id"} <= set(names),
+              "%d fields listed" % len(names))
     if ran("nvsmi-topo"):
         rows = [l for l in s["nvsmi-topo"][1].splitlines() if re.match(r"GPU\d+\t", l)]
         check("nvidia-smi topo --matrix", len(rows) == len(gpus),
@@ -305,6 +333,38 @@ def leak_checks(snapshot, machine, s, check):
         check("systemd-detect-virt -c", got == want, "%s, want %s" % (got, want))
 
 
+def mac_checks(fx, devices, s, check):
+    """sysctl and system_profiler on a simulated Mac against its facts and Apple GPU."""
+    gpu = next((d for d in devices if d.get("backend") == "apple" and
+                str(d.get("compute_class", "")).startswith("metal")), None)
+    if not gpu:
+        return
+    chip = gpu["name"].split(" (")[0]
+    mem = (gpu.get("memory") or {}).get("total_bytes")
+    if "sysctl" in s and s["sysctl"][0] != "missing":
+        lines = s["sysctl"][1].splitlines()
+        ok = len(lines) == 4 and lines[0] == str(mem) and lines[1] == str(fx["cpus"]) and \
+            lines[3] == chip and 0 < int(lines[2]) < fx["cpus"]
+        check("sysctl -n hw.memsize ...", ok, "%s" % lines[:4])
+    if "sp-hardware" in s and s["sp-hardware"][0] != "missing":
+        try:
+            hw = json.loads(s["sp-hardware"][1])["SPHardwareDataType"][0]
+        except (ValueError, KeyError, IndexError):
+            hw = {}
+        want_mem = "%d GB" % (mem // (1 << 30)) if mem else None
+        ok = hw.get("chip_type") == chip and hw.get("physical_memory") == want_mem and \
+            str(hw.get("number_processors", "")).startswith("proc %d:" % fx["cpus"])
+        check("system_profiler SPHardwareDataType -json", ok, "%s, %s" %
+              (hw.get("chip_type"), hw.get("physical_memory")))
+    if "sp-displays" in s and s["sp-displays"][0] != "missing":
+        t = s["sp-displays"][1]
+        cores = re.search(r"\((\d+)-core GPU\)", gpu["name"])
+        ok = ("      Chipset Model: %s" % chip) in t.splitlines() and \
+            (not cores or ("      Total Number of Cores: %s" % cores.group(1)) in t.splitlines())
+        check("system_profiler SPDisplaysDataType", ok, "%s, %s cores" %
+              (chip, cores.group(1) if cores else "?"))
+
+
 def sections(out):
     got, name, lines = {}, None, []
     for line in out.splitlines():
@@ -419,6 +479,7 @@ def checks(fx, out, gpus=(), devices=(), tools=(), snapshot=None, machine=None):
     vendor_tool_checks(list(devices), set(tools), s, check)
     if snapshot is not None and machine is not None:
         leak_checks(snapshot, machine, s, check)
+    mac_checks(fx, list(devices), s, check)
     return r
 
 
@@ -434,11 +495,13 @@ def main(argv):
             snapshot = yaml.safe_load(f)
         fx = facts_of(snapshot)
         name = os.path.basename(path).rsplit(".", 1)[0]
-        if fx["os"] != "linux":
+        mac = fx["os"] == "darwin"
+        if fx["os"] != "linux" and not mac:
             print("%-24s not run: facts.os %s (no Linux kernel tree to present)" % (name, fx["os"]))
             continue
-        run = subprocess.run([hwsim, "run", path, "--", "sh", os.path.join(HERE, "programs.sh")],
-                             capture_output=True, text=True, timeout=300)
+        # A Mac has no Linux kernel tree to check: only macOS's own tools run there.
+        run = subprocess.run([hwsim, "run", path, "--", "sh", os.path.join(HERE, "programs.sh")] +
+                             (["mac"] if mac else []), capture_output=True, text=True, timeout=300)
         if "no private mount namespace" in run.stderr:
             print("no private mount namespace here: nothing checked", file=sys.stderr)
             return 77

@@ -17,6 +17,13 @@ run() {
     echo "=== exit missing"
   fi
 }
+# `programs.sh mac`: a simulated Mac, whose kernel tree is not Linux's: only macOS's tools.
+if [ "${1:-}" = mac ]; then
+  run sysctl sysctl -n hw.memsize hw.ncpu hw.perflevel0.physicalcpu machdep.cpu.brand_string
+  run sp-hardware system_profiler SPHardwareDataType -json
+  run sp-displays system_profiler SPDisplaysDataType
+  exit 0
+fi
 run lscpu lscpu
 run lscpu-e lscpu -e
 run lspci lspci -nn -k -vmm
@@ -34,6 +41,9 @@ run nvsmi-list nvidia-smi --list-gpus
 run nvsmi-query nvidia-smi --query-gpu=uuid,name,memory.total --format=csv,noheader,nounits
 run nvsmi-xml nvidia-smi -q -x
 run nvsmi-topo nvidia-smi topo --matrix
+run nvsmi-lgi nvidia-smi mig -lgi
+run nvsmi-lgip nvidia-smi mig --list-gpu-instance-profiles
+run nvsmi-helpq nvidia-smi --help-query-gpu
 run hlsmi-query hl-smi -Q name,bus_id,memory.total -f csv,noheader,nounits
 run neuronls-json neuron-ls -j
 run xpusmi-json xpu-smi discovery -j

@@ -3,6 +3,8 @@
 // most 12), the rest the stdout of a recorded `--query-gpu=... --format=csv` run
 // that the emulator reads cells from. It must never crash, always answer with one
 // of the tool's statuses, and answer the same bytes twice (a pure function).
+// The same argv and text then go to the Mac tools (sysctl, system_profiler) of a
+// darwin snapshot whose recorded `sysctl -n` runs printed that text.
 // Built only with HWACCEL_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt); run by ci/fuzz.
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/emulate/apple_tools.h"
 #include "sim/emulate/nvidia_smi.h"
 
 namespace {
@@ -69,5 +72,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto b = hwaccel::sim::emulate_nvidia_smi(host, argv);
   if (a.out != b.out || a.err != b.err || a.exit_code != b.exit_code) std::abort();
   if (a.exit_code != 0 && a.exit_code != 2 && a.exit_code != 6) std::abort();
+
+  hwaccel::Snapshot mac;
+  mac.facts.os = "darwin";
+  mac.facts.kernel = first.size() < 16 ? std::string(first) : "24.0.0";
+  mac.facts.cpus = static_cast<std::int64_t>(size) - 8;
+  for (const char* name : {"hw.memsize", "machdep.cpu.brand_string", "hw.ncpu"}) {
+    hwaccel::ToolEntry sysctl;
+    sysctl.argv = {"sysctl", "-n", name};
+    sysctl.run.outcome = hwaccel::ToolOutcome::exited;
+    sysctl.run.out = rest;
+    mac.tools.emplace(sysctl.argv, sysctl);
+  }
+  hwaccel::Detection apple;
+  hwaccel::Entry m = gpu(0, "");
+  m.backend = "apple";
+  m.name = rest.substr(0, 64);
+  m.compute_class = "metal3";
+  apple.entries.push_back(m);
+  const hwaccel::sim::EmulatedHost mac_host{mac, apple};
+  for (auto emulate : {hwaccel::sim::emulate_sysctl, hwaccel::sim::emulate_system_profiler}) {
+    const auto x = emulate(mac_host, argv);
+    const auto y = emulate(mac_host, argv);
+    if (x.out != y.out || x.err != y.err || x.exit_code != y.exit_code) std::abort();
+    if (x.exit_code != 0 && x.exit_code != 1 && x.exit_code != 2) std::abort();
+  }
   return 0;
 }
