@@ -201,6 +201,38 @@ int drm_kind(const Snapshot& s, const std::string& driver) {
   return it != s.files.end() && it->first.rfind("/dev/dri/card", 0) == 0 ? 2 : 0;
 }
 
+// A class device recorded as a folder whose `device` link is the kernel's,
+// relative to its place below the device (/sys/class/infiniband/mlx5_0/device ->
+// ../../../0000:18:00.0): moved to DEV/CLASS/NAME, the class entry a link to it,
+// as the kernel has it (hwloc finds a NIC's OS device through that path).
+void fill_class_devices(Filler& f, const std::map<std::string, std::string>& place) {
+  const std::string cls = "/sys/class/";
+  std::vector<std::pair<std::string, std::string>> moves;  // (class entry, device folder)
+  for (auto it = f.s.files.lower_bound(cls); it != f.s.files.end(); ++it) {
+    const std::string& p = it->first;
+    if (p.compare(0, cls.size(), cls) != 0) break;
+    const auto parts = p.substr(cls.size());
+    const auto a = parts.find('/'), b = parts.find('/', a == std::string::npos ? a : a + 1);
+    if (a == std::string::npos || b == std::string::npos || parts.substr(b) != "/device") continue;
+    if (it->second.kind != FileEntry::Kind::link) continue;
+    const std::string& t = it->second.target;
+    if (t.size() != 9 + 12 || t.compare(0, 9, "../../../") != 0) continue;
+    auto dev = place.find(t.substr(9));
+    if (dev == place.end()) continue;
+    const std::string entry = cls + parts.substr(0, b);
+    auto rec = f.s.files.find(entry);
+    if (rec != f.s.files.end() && rec->second.kind != FileEntry::Kind::dir) continue;
+    moves.emplace_back(entry, dev->second + "/" + parts.substr(0, b));
+  }
+  for (const auto& [entry, below] : moves) {
+    const std::string real = "/sys/devices/" + below;
+    if (f.recorded(real)) continue;
+    move_tree(f.s, entry, real, f.filled, "moved from " + entry + " to its device's folder");
+    f.s.files.insert_or_assign(entry, FileEntry::of_link("../../devices/" + below));
+    f.filled[entry] = "the kernel's link to the class device in its device's folder";
+  }
+}
+
 void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>& displays,
               const std::map<std::string, std::string>& place) {
   const std::string cls = "/sys/class/drm";
@@ -361,6 +393,7 @@ void fill_pci(Filler& f, const CpuModel& m) {
              drv == "pcieport" ? "the PCIe port driver binds every root and switch port"
                                : "the devices whose recorded driver link names " + drv);
   }
+  fill_class_devices(f, place);
   fill_drm(f, displays, place);
 }
 

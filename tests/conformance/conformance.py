@@ -86,7 +86,12 @@ def facts_of(snapshot):
         if drm:
             drm["version"] = None
     paths = stated_paths(snapshot, pci)
-    return {"os": f.get("os", "linux"), "cpus": cpus, "drm": drm, "paths": paths,
+    rdma = {}
+    for p, e in files.items():
+        m = re.match(r"/sys/class/infiniband/([^/]+)/device$", p)
+        if m and isinstance(e, dict) and e.get("link", "").rsplit("/", 1)[-1] in pci:
+            rdma[m.group(1)] = e["link"].rsplit("/", 1)[-1]
+    return {"os": f.get("os", "linux"), "cpus": cpus, "drm": drm, "paths": paths, "rdma": rdma,
             "host_bridges": host_bridges(pci, paths), "sockets": sockets, "threads": threads,
             "mem_kb": int(mem.group(1)) if mem else 0, "pci": pci, "nodes": nodes,
             "chars": chars}
@@ -321,14 +326,15 @@ def lstopo_pci(xml, fx):
     is below it, every recorded display device is there, and each pair topo -m
     relates is as far apart as it says (PIX: below one switch, at most one port
     between each and it; PXB: below one root port, more; PHB: one host bridge, not
-    one root port; NODE/SYS: two host bridges). PXB is only checked for one root
+    one root port; NODE/SYS: two host bridges), and each RDMA device is an OS
+    device of its PCI device. PXB is only checked for one root
     port: where consecutive buses leave no numbers for a second switch, hwsim
     shows them behind one (a real VM's p5 does too). (problems, pairs checked)."""
     try:
         root = ET.fromstring(xml[xml.index("<?xml"):] if "<?xml" in xml else xml)
     except (ET.ParseError, ValueError) as e:
         return ["XML: %s" % e], 0
-    chain, bad = {}, []
+    chain, osdev, bad = {}, {}, []
 
     def walk(node, above):
         for o in node.findall("object"):
@@ -338,6 +344,8 @@ def lstopo_pci(xml, fx):
                 if m:
                     here = above + [(o.get("bridge_type"), m.group(1), int(m.group(2), 16),
                                      int(m.group(3), 16), o.get("pci_busid"))]
+            elif o.get("type") == "OSDev" and node.get("type") == "PCIDev":
+                osdev[o.get("name")] = node.get("pci_busid")
             elif o.get("type") == "PCIDev" and o.get("pci_busid"):
                 bdf = o.get("pci_busid")
                 chain[bdf] = above
@@ -348,6 +356,8 @@ def lstopo_pci(xml, fx):
     walk(root, [])
     bad += ["%s missing" % b for b, d in fx["pci"].items()
             if d.get("class", "").startswith("0x03") and b not in chain]
+    # RDMA devices: hwloc finds them through /sys/class/infiniband, below their PCI device.
+    bad += ["%s not below %s" % (n, b) for n, b in fx["rdma"].items() if osdev.get(n) != b]
     pairs = 0
     for (a, b), path in sorted(fx["paths"].items()):
         if a not in chain or b not in chain or a > b:
@@ -436,7 +446,8 @@ def checks(fx, out, gpus=(), devices=(), tools=()):
         if fx["pci"]:
             bad, pairs = lstopo_pci(t, fx)
             check("lstopo PCI bridges", not bad, "; ".join(bad[:3]) or
-                  "bus ranges hold their devices, %d stated paths" % pairs)
+                  "bus ranges hold their devices, %d stated paths, %d RDMA devices" %
+                  (pairs, len(fx["rdma"])))
     if have("numactl"):
         t = s["numactl"][1]
         m = re.search(r"available: (\d+) nodes", t)

@@ -66,7 +66,7 @@ TEST(KernelFill, PciDevicesMoveToTheKernelsPlaceWithAConfigAndDriver) {
 
 // A recorded nvidia-smi topo -m says GPU0 and NIC0 (mlx5_0, found through its
 // infiniband device link) are PXB: one root port, the NIC on the first switch,
-// the GPU behind a second; the link of the class entry is left as recorded.
+// the GPU behind a second; the NIC's class device moves into its folder.
 TEST(KernelFill, TheRecordedTopoMatrixPlacesDevicesBehindSwitches) {
   Snapshot s;
   s.facts.os = "linux";
@@ -100,6 +100,12 @@ TEST(KernelFill, TheRecordedTopoMatrixPlacesDevicesBehindSwitches) {
             "../../../devices/pci0000:29/0000:29:01.0/0000:2a:00.0");
   EXPECT_EQ(s.files.at("/sys/bus/pci/drivers/pcieport/0000:17:01.0").target,
             "../../../../devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0");
+  // The class device moves into its device's folder, where its recorded link points.
+  const std::string nic = "pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0";
+  EXPECT_EQ(s.files.at("/sys/class/infiniband/mlx5_0").target,
+            "../../devices/" + nic + "/infiniband/mlx5_0");
+  EXPECT_EQ(s.files.at("/sys/devices/" + nic + "/infiniband/mlx5_0/device").target,
+            "../../../0000:18:00.0");
   const std::string up = "/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/";
   EXPECT_EQ(static_cast<unsigned char>(s.files.at(up + "config").bytes[0x42]) >> 4, 5);
   EXPECT_NE(filled.at(up + "class").find("topo -m"), std::string::npos);
