@@ -1,13 +1,14 @@
 // PCI as the kernel lays it out (Documentation/ABI/testing/sysfs-bus-pci,
-// drivers/pci/pci-sysfs.c): each device a folder below its root bus in
-// /sys/devices/pciDDDD:BB/, /sys/bus/pci/devices/* links into it, a `config` of
-// 256 bytes (the type 0 header's vendor, device, revision, class, subsystem),
-// `revision`, `local_cpulist`/`local_cpus` from its NUMA node, and a driver
-// folder /sys/bus/pci/drivers/DRV/ that links back to its devices. A snapshot
-// records the devices as plain folders at /sys/bus/pci/devices/BDF (what the
-// probes read through the links); the fill moves them to the kernel's place.
-// Bridges are not recorded: each device sits directly on a root bus named after
-// its own bus number (lspci -t and hwloc show no switches).
+// drivers/pci/pci-sysfs.c): each device a folder below its host bridge and the
+// bridges above it in /sys/devices/pciDDDD:BB/ (sim/pci_layout.h decides them
+// from the recorded topo -m and NUMA nodes), /sys/bus/pci/devices/* links into
+// it, a `config` of 256 bytes (the type 0 header's vendor, device, revision,
+// class, subsystem), `revision`, `local_cpulist`/`local_cpus` from its NUMA
+// node, and a driver folder /sys/bus/pci/drivers/DRV/ that links back to its
+// devices. A snapshot records the devices as plain folders at
+// /sys/bus/pci/devices/BDF (what the probes read through the links); the fill
+// moves them to the kernel's place. Root and switch ports get a type 1 header
+// whose bus numbers hold the buses below them, bound to pcieport.
 //
 // Display devices bound to a DRM driver get their DRM minors where the snapshot
 // records no /sys/class/drm (drivers/gpu/drm/drm_sysfs.c): DEV/drm/cardN and
