@@ -58,7 +58,7 @@ class Run {
 
   // Numbers the free buses (preorder, each below the next recorded bus and above
   // `last`), then writes the host bridge, bridges and endpoint places. False
-  // (and nothing written) where the numbers or the slots are not there.
+  // (and nothing kept) where the numbers or the slots are not there.
   bool commit(int root, int& last) {
     std::vector<int> order, pending;
     preorder(root, order);
@@ -81,7 +81,10 @@ class Run {
     }
     if (!pending.empty()) return false;
     subordinate(root);
-    PciLayout draft = out_;
+    // Written in place and cut back on failure (a copy per try would make a host
+    // of many runs quadratic); a later try places the same endpoints again.
+    const std::size_t hosts = out_.hosts.size(), bridges = out_.bridges.size();
+    PciLayout& draft = out_;
     const Unit& first = units_[first_unit(root)];
     const int host = int(draft.hosts.size());
     draft.hosts.push_back(
@@ -89,8 +92,11 @@ class Run {
     char name[16];
     std::snprintf(name, sizeof name, "pci%04x:%02x", first.domain & 0xffff,
                   nodes_[root].number & 0xff);
-    if (!emit(draft, root, name, -1, host)) return false;
-    out_ = std::move(draft);
+    if (!emit(draft, root, name, -1, host)) {
+      out_.hosts.resize(hosts);
+      out_.bridges.resize(bridges);
+      return false;
+    }
     last = nodes_[root].subordinate;
     return true;
   }
