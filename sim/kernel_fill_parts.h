@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/kernel_fill.h"
+#include "sim/pci_layout.h"
 
 namespace hwaccel::sim {
 
@@ -46,6 +47,10 @@ std::string cpu_mask(const std::vector<int>& cpus, int nr_cpus);
 void fill_proc_identity(Filler& f);
 void fill_cpu_topology(Filler& f);
 void fill_pci(Filler& f, const CpuModel& m);
+// The PCIe paths the snapshot states between `bdfs` (its recorded nvidia-smi
+// topo -m); `in_topology[i]`: bdfs[i] is a row of it.
+std::vector<PciRelation> stated_pci_paths(const Filler& f, const std::vector<std::string>& bdfs,
+                                          std::vector<bool>& in_topology);
 void fill_dmi(Filler& f);
 
 }  // namespace hwaccel::sim

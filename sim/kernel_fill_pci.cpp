@@ -1,13 +1,14 @@
 // PCI as the kernel lays it out (Documentation/ABI/testing/sysfs-bus-pci,
-// drivers/pci/pci-sysfs.c): each device a folder below its root bus in
-// /sys/devices/pciDDDD:BB/, /sys/bus/pci/devices/* links into it, a `config` of
-// 256 bytes (the type 0 header's vendor, device, revision, class, subsystem),
-// `revision`, `local_cpulist`/`local_cpus` from its NUMA node, and a driver
-// folder /sys/bus/pci/drivers/DRV/ that links back to its devices. A snapshot
-// records the devices as plain folders at /sys/bus/pci/devices/BDF (what the
-// probes read through the links); the fill moves them to the kernel's place.
-// Bridges are not recorded: each device sits directly on a root bus named after
-// its own bus number (lspci -t and hwloc show no switches).
+// drivers/pci/pci-sysfs.c): each device a folder below its host bridge and the
+// bridges above it in /sys/devices/pciDDDD:BB/ (sim/pci_layout.h decides them
+// from the recorded topo -m and NUMA nodes), /sys/bus/pci/devices/* links into
+// it, a `config` of 256 bytes (the type 0 header's vendor, device, revision,
+// class, subsystem), `revision`, `local_cpulist`/`local_cpus` from its NUMA
+// node, and a driver folder /sys/bus/pci/drivers/DRV/ that links back to its
+// devices. A snapshot records the devices as plain folders at
+// /sys/bus/pci/devices/BDF (what the probes read through the links); the fill
+// moves them to the kernel's place. Root and switch ports get a type 1 header
+// whose bus numbers hold the buses below them, bound to pcieport.
 //
 // Display devices bound to a DRM driver get their DRM minors where the snapshot
 // records no /sys/class/drm (drivers/gpu/drm/drm_sysfs.c): DEV/drm/cardN and
@@ -18,6 +19,7 @@
 // Also /sys/class/dmi/id, which the kernel makes a link to /sys/devices/virtual/dmi/id.
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string_view>
@@ -92,6 +94,100 @@ std::string config_space(long long vendor, long long device, long long cls, long
   return c;
 }
 
+// A recorded numa_node, bounded: a hostile number is no node (-1).
+long long node_of(const std::optional<std::string>& n) {
+  if (!n) return -1;
+  long long v = -1;
+  auto [end, ec] = std::from_chars(n->data(), n->data() + n->size(), v);
+  return ec == std::errc() && v >= 0 && v < 4096 ? v : -1;
+}
+
+// From a device's folder (below /sys/devices/) back up to /sys.
+std::string ups(const std::string& below_devices) {
+  std::string out = "../../";
+  for (char c : below_devices)
+    if (c == '/') out += "../";
+  return out;
+}
+
+// Root ports are the CPU's (its root complex): its vendor's PCI id where the
+// snapshot's cpuinfo names one (pci.ids: 8086 Intel, 1022 AMD), else 0.
+long long root_port_vendor(const Filler& f) {
+  auto info = f.read("/proc/cpuinfo");
+  if (!info) return 0;
+  if (info->find("GenuineIntel") != std::string::npos) return 0x8086;
+  if (info->find("AuthenticAMD") != std::string::npos) return 0x1022;
+  return 0;
+}
+
+// The kernel's `resource` (pci-sysfs.c resource_show): start, end and flags of
+// each region, 13 lines for a device (BARs, ROM, SR-IOV BARs), 17 for a bridge
+// (with its windows). None recorded: all zero (lspci -v reads the file).
+std::string zero_resources(int lines) {
+  std::string out;
+  for (int i = 0; i < lines; ++i)
+    out += "0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+  return out;
+}
+
+std::string hex(long long v, int digits) {
+  char out[16];
+  std::snprintf(out, sizeof out, "0x%0*llx\n", digits, v);
+  return out;
+}
+
+// A PCI-to-PCI bridge's type 1 header (PCI-to-PCI Bridge spec; the kernel's
+// include/uapi/linux/pci_regs.h offsets): bus numbers at 0x18-0x1a and a PCI
+// Express capability at 0x40 whose port type says root port (4), switch
+// upstream (5) or downstream (6) port.
+std::string bridge_config(long long vendor, const PciBridge& b) {
+  std::string c(256, '\0');
+  c[0x00] = static_cast<char>(vendor & 0xff);
+  c[0x01] = static_cast<char>((vendor >> 8) & 0xff);
+  c[0x04] = 0x07;  // command: I/O, memory, bus master
+  c[0x06] = 0x10;  // status: a capabilities list
+  c[0x0a] = 0x04;  // class 0x0604: PCI-to-PCI bridge
+  c[0x0b] = 0x06;
+  c[0x0e] = 0x01;  // header type 1
+  c[0x18] = static_cast<char>(b.bus);
+  c[0x19] = static_cast<char>(b.secondary);
+  c[0x1a] = static_cast<char>(b.subordinate);
+  c[0x34] = 0x40;
+  c[0x40] = 0x10;  // PCI Express, no next capability
+  const int type = b.kind == PciBridge::Kind::root_port   ? 4
+                   : b.kind == PciBridge::Kind::switch_up ? 5
+                                                          : 6;
+  c[0x42] = static_cast<char>(0x02 | type << 4);  // capability version 2
+  return c;
+}
+
+void fill_bridge(Filler& f, const PciBridge& b, long long cpu_vendor, const std::string& stated) {
+  const std::string bdf = pci_bdf(b.domain, b.bus, b.dev, b.fn);
+  const std::string d = "/sys/devices/" + b.path + "/";
+  const char* what = b.kind == PciBridge::Kind::root_port   ? "a PCIe root port"
+                     : b.kind == PciBridge::Kind::switch_up ? "a PCIe switch's upstream port"
+                                                            : "a PCIe switch's downstream port";
+  const std::string why = std::string(what) + " above bus " + hex(b.secondary, 2).substr(2, 2) +
+                          " (sim/pci_layout.h" + stated + ")";
+  const long long vendor = b.kind == PciBridge::Kind::root_port ? cpu_vendor : 0;
+  f.file(d + "vendor", hex(vendor, 4),
+         vendor ? why + "; the CPU's vendor" : why + "; vendor not recorded: 0x0000");
+  f.file(d + "device", "0x0000\n", why + "; device not recorded");
+  f.file(d + "class", "0x060400\n", why);
+  f.file(d + "revision", "0x00\n", why);
+  f.file(d + "subsystem_vendor", "0x0000\n", why);
+  f.file(d + "subsystem_device", "0x0000\n", why);
+  f.file(d + "config", bridge_config(vendor, b), why);
+  f.file(d + "numa_node", std::to_string(b.numa) + "\n", why + "; the node of the devices below");
+  f.file(d + "secondary_bus_number", std::to_string(b.secondary) + "\n", why);
+  f.file(d + "subordinate_bus_number", std::to_string(b.subordinate) + "\n", why);
+  f.file(d + "enable", "1\n", why);
+  f.file(d + "irq", "0\n", why);
+  f.file(d + "resource", zero_resources(17), why + "; windows not recorded");
+  f.link(d + "driver", ups(b.path) + "bus/pci/drivers/pcieport", why);
+  f.link(kBus + bdf, "../../../devices/" + b.path, why);
+}
+
 // Whether the driver makes DRM minors for its devices: 1 a card, 2 a card and a
 // render node, 0 none. nvidia only with nvidia-drm (recorded as loaded or by a
 // /dev/dri card node).
@@ -106,7 +202,40 @@ int drm_kind(const Snapshot& s, const std::string& driver) {
   return it != s.files.end() && it->first.rfind("/dev/dri/card", 0) == 0 ? 2 : 0;
 }
 
-void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>& displays) {
+// A class device recorded as a folder whose `device` link is the kernel's,
+// relative to its place below the device (/sys/class/infiniband/mlx5_0/device ->
+// ../../../0000:18:00.0): moved to DEV/CLASS/NAME, the class entry a link to it,
+// as the kernel has it (hwloc finds a NIC's OS device through that path).
+void fill_class_devices(Filler& f, const std::map<std::string, std::string>& place) {
+  const std::string cls = "/sys/class/";
+  std::vector<std::pair<std::string, std::string>> moves;  // (class entry, device folder)
+  for (auto it = f.s.files.lower_bound(cls); it != f.s.files.end(); ++it) {
+    const std::string& p = it->first;
+    if (p.compare(0, cls.size(), cls) != 0) break;
+    const auto parts = p.substr(cls.size());
+    const auto a = parts.find('/'), b = parts.find('/', a == std::string::npos ? a : a + 1);
+    if (a == std::string::npos || b == std::string::npos || parts.substr(b) != "/device") continue;
+    if (it->second.kind != FileEntry::Kind::link) continue;
+    const std::string& t = it->second.target;
+    if (t.size() != 9 + 12 || t.compare(0, 9, "../../../") != 0) continue;
+    auto dev = place.find(t.substr(9));
+    if (dev == place.end()) continue;
+    const std::string entry = cls + parts.substr(0, b);
+    auto rec = f.s.files.find(entry);
+    if (rec != f.s.files.end() && rec->second.kind != FileEntry::Kind::dir) continue;
+    moves.emplace_back(entry, dev->second + "/" + parts.substr(0, b));
+  }
+  for (const auto& [entry, below] : moves) {
+    const std::string real = "/sys/devices/" + below;
+    if (f.recorded(real)) continue;
+    move_tree(f.s, entry, real, f.filled, "moved from " + entry + " to its device's folder");
+    f.s.files.insert_or_assign(entry, FileEntry::of_link("../../devices/" + below));
+    f.filled[entry] = "the kernel's link to the class device in its device's folder";
+  }
+}
+
+void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>& displays,
+              const std::map<std::string, std::string>& place) {
   const std::string cls = "/sys/class/drm";
   auto below = f.s.files.lower_bound(cls);
   if (below != f.s.files.end() && (below->first == cls || below->first.rfind(cls + "/", 0) == 0))
@@ -119,7 +248,8 @@ void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>&
     const std::string& driver = display.second;
     int kind = drm_kind(f.s, driver);
     if (kind == 0) continue;
-    const std::string dev = "/sys/devices/pci" + bdf.substr(0, 7) + "/" + bdf;
+    const std::string& where = place.at(bdf);
+    const std::string dev = "/sys/devices/" + where;
     const std::string why =
         "a DRM minor of the recorded " + driver + " device (numbered in bus order)";
     auto minor = [&](const std::string& name, int number) {
@@ -130,8 +260,7 @@ void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>&
                  "\nDEVTYPE=drm_minor\n",
              why);
       f.link(d + "/device", "../../../" + bdf, why);
-      f.link(cls + "/" + name, "../../devices/pci" + bdf.substr(0, 7) + "/" + bdf + "/drm/" + name,
-             why);
+      f.link(cls + "/" + name, "../../devices/" + where + "/drm/" + name, why);
     };
     minor("card" + std::to_string(card), card);
     ++card;
@@ -154,35 +283,71 @@ void fill_pci(Filler& f, const CpuModel& m) {
     std::string name = p.substr(kBus.size(), p.find('/', kBus.size()) - kBus.size());
     if (is_bdf(name)) bdfs.insert(name);
   }
+  // Devices recorded as folders move to the layout's place; those recorded as the
+  // kernel's links already are where the host had them (their buses are taken).
+  std::vector<std::string> moving;
+  std::vector<PciEndpoint> endpoints;
+  std::set<int> reserved;
+  for (const auto& bdf : bdfs) {
+    auto rec = s.files.find(kBus + bdf);
+    PciEndpoint e;
+    e.domain = int(hex_value(bdf.substr(0, 4)));
+    e.bus = int(hex_value(bdf.substr(5, 2)));
+    e.dev = int(hex_value(bdf.substr(8, 2)));
+    e.fn = bdf[11] - '0';
+    if (rec != s.files.end() && rec->second.kind == FileEntry::Kind::link) {
+      reserved.insert(e.domain << 8 | e.bus);
+      continue;
+    }
+    e.numa = int(node_of(f.read(kBus + bdf + "/numa_node")));
+    moving.push_back(bdf);
+    endpoints.push_back(e);
+  }
+  std::vector<bool> in_topology;
+  auto relations = stated_pci_paths(f, moving, in_topology);
+  for (std::size_t i = 0; i < endpoints.size(); ++i) endpoints[i].in_topology = in_topology[i];
+  const PciLayout layout = lay_out_pci(endpoints, relations, reserved);
   std::map<int, std::vector<int>> node_cpus;
   for (std::size_t i = 0; i < m.cpus.size(); ++i)
     node_cpus[m.cpus[i].node].push_back(static_cast<int>(i));
-  std::map<std::string, std::vector<std::string>> by_driver;  // driver -> device folders
+  // The CPUs of a node (none for a node without CPUs, as the kernel shows it);
+  // every CPU where the device has no node.
+  auto local = [&](long long node, const std::string& d) {
+    if (m.cpus.empty()) return;
+    std::vector<int> cpus;
+    if (node >= 0)
+      cpus = node_cpus[static_cast<int>(node)];
+    else
+      for (std::size_t i = 0; i < m.cpus.size(); ++i) cpus.push_back(static_cast<int>(i));
+    const std::string why =
+        node >= 0 ? "the CPUs of the device's NUMA node" : "no NUMA node: every CPU";
+    f.file(d + "local_cpulist", cpu_list(cpus) + "\n", why);
+    f.file(d + "local_cpus", cpu_mask(cpus, static_cast<int>(m.cpus.size())) + "\n", why);
+  };
+  std::map<std::string, std::string> place;  // bdf -> its folder below /sys/devices/
+  std::map<std::string, std::vector<std::string>> by_driver;  // driver -> bdfs
   std::vector<std::pair<std::string, std::string>> displays;  // (bdf, driver), class 0x03
-  for (const auto& bdf : bdfs) {
+  const std::string stated = relations.empty() ? "" : " (as the recorded nvidia-smi topo -m says)";
+  for (std::size_t i = 0; i < moving.size(); ++i) {
+    const std::string& bdf = moving[i];
     const std::string at = kBus + bdf;
-    auto rec = s.files.find(at);
-    std::string real;
-    if (rec != s.files.end() && rec->second.kind == FileEntry::Kind::link) {
-      continue;  // recorded as the kernel's link already: its target holds the files
-    } else {
-      real = "/sys/devices/pci" + bdf.substr(0, 7) + "/" + bdf;
-      const std::string why = "moved from " + at + " to the kernel's place";
-      if (f.recorded(real) || s.files.count(real)) continue;
-      move_tree(s, at, real, f.filled, why);
-      s.files.insert_or_assign(
-          at, FileEntry::of_link("../../../devices/pci" + bdf.substr(0, 7) + "/" + bdf));
-      f.filled[at] = "a link to the kernel's place of the device";
-    }
+    const std::string real = "/sys/devices/" + layout.path[i];
+    if (f.recorded(real) || s.files.count(real)) continue;
+    move_tree(s, at, real, f.filled, "moved from " + at + " to the kernel's place" + stated);
+    s.files.insert_or_assign(at, FileEntry::of_link("../../../devices/" + layout.path[i]));
+    f.filled[at] = "a link to the kernel's place of the device";
+    place[bdf] = layout.path[i];
     const std::string d = real + "/";
-    // The driver link: recorded relative to the kernel's deeper place; here 3 levels below /sys.
+    const std::string up = ups(layout.path[i]);
+    // The driver link: recorded relative to wherever the host had it; here relative
+    // to the device's place.
     auto drv = s.files.find(d + "driver");
     if (drv != s.files.end() && drv->second.kind == FileEntry::Kind::link) {
       std::string target = drv->second.target;
       std::string name = target.substr(target.rfind('/') + 1);
       if (!name.empty() && name != ".." && name != "." &&
           target.find("bus/pci/drivers/") != std::string::npos) {
-        drv->second.target = "../../../bus/pci/drivers/" + name;
+        drv->second.target = up + "bus/pci/drivers/" + name;
         f.filled[d + "driver"] = "the recorded driver link, relative to the device's place here";
         by_driver[name].push_back(bdf);
       }
@@ -205,38 +370,32 @@ void fill_pci(Filler& f, const CpuModel& m) {
            rev < 0 ? "not recorded: 0x00" : from);
     f.file(d + "config", config_space(vendor, device, cls, rev, sv, sd),
            from + (rev < 0 ? " (revision not recorded: 0)" : ""));
-    long long node = -1;
-    if (auto n = f.read(d + "numa_node")) {
-      // Bounded: a hostile number is no node.
-      long long v = -1;
-      auto [end, ec] = std::from_chars(n->data(), n->data() + n->size(), v);
-      node = ec == std::errc() && v >= 0 && v < 4096 ? v : -1;
-    } else {
-      f.file(d + "numa_node", "-1\n", "not recorded: no NUMA affinity");
-    }
-    // The node's CPUs (none for a node without CPUs, as the kernel shows it); every
-    // CPU where the device has no node.
-    std::vector<int> cpus;
-    if (node >= 0)
-      cpus = node_cpus[static_cast<int>(node)];
-    else
-      for (std::size_t i = 0; i < m.cpus.size(); ++i) cpus.push_back(static_cast<int>(i));
-    if (!m.cpus.empty()) {
-      const std::string why =
-          node >= 0 ? "the CPUs of the device's NUMA node" : "no NUMA node: every CPU";
-      f.file(d + "local_cpulist", cpu_list(cpus) + "\n", why);
-      f.file(d + "local_cpus", cpu_mask(cpus, static_cast<int>(m.cpus.size())) + "\n", why);
-    }
+    if (!f.read(d + "numa_node")) f.file(d + "numa_node", "-1\n", "not recorded: no NUMA affinity");
+    local(endpoints[i].numa, d);
     f.file(d + "enable", "1\n", "a bound device is enabled");
     f.file(d + "irq", "0\n", "not recorded");
+    f.file(d + "resource", zero_resources(13), "regions not recorded: none");
+  }
+  for (const auto& [e, why] : layout.notes)
+    if (place.count(moving[e])) f.filled["/sys/devices/" + place[moving[e]]] = why;
+  const long long cpu_vendor = root_port_vendor(f);
+  for (const auto& b : layout.bridges) {
+    const std::string bdf = pci_bdf(b.domain, b.bus, b.dev, b.fn);
+    if (bdfs.count(bdf) || f.recorded("/sys/devices/" + b.path)) continue;
+    fill_bridge(f, b, cpu_vendor, stated);
+    local(b.numa, "/sys/devices/" + b.path + "/");
+    by_driver["pcieport"].push_back(bdf);
+    place[bdf] = b.path;
   }
   for (const auto& [drv, devices] : by_driver) {
     const std::string dir = "/sys/bus/pci/drivers/" + drv + "/";
     for (const auto& bdf : devices)
-      f.link(dir + bdf, "../../../../devices/pci" + bdf.substr(0, 7) + "/" + bdf,
-             "the devices whose recorded driver link names " + drv);
+      f.link(dir + bdf, "../../../../devices/" + place[bdf],
+             drv == "pcieport" ? "the PCIe port driver binds every root and switch port"
+                               : "the devices whose recorded driver link names " + drv);
   }
-  fill_drm(f, displays);
+  fill_class_devices(f, place);
+  fill_drm(f, displays, place);
 }
 
 void fill_dmi(Filler& f) {

@@ -16,6 +16,8 @@ import sys
 
 import yaml
 
+from pci_checks import host_bridges, lstopo_pci, stated_paths
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PCI = re.compile(r"/sys/bus/pci/devices/([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])/"
                  r"(vendor|device|class|driver|numa_node)$")
@@ -84,7 +86,14 @@ def facts_of(snapshot):
                 render += 1
         if drm:
             drm["version"] = None
-    return {"os": f.get("os", "linux"), "cpus": cpus, "drm": drm, "sockets": sockets, "threads": threads,
+    paths = stated_paths(snapshot, pci)
+    rdma = {}
+    for p, e in files.items():
+        m = re.match(r"/sys/class/infiniband/([^/]+)/device$", p)
+        if m and isinstance(e, dict) and e.get("link", "").rsplit("/", 1)[-1] in pci:
+            rdma[m.group(1)] = e["link"].rsplit("/", 1)[-1]
+    return {"os": f.get("os", "linux"), "cpus": cpus, "drm": drm, "paths": paths, "rdma": rdma,
+            "host_bridges": host_bridges(pci, paths), "sockets": sockets, "threads": threads,
             "mem_kb": int(mem.group(1)) if mem else 0, "pci": pci, "nodes": nodes,
             "chars": chars}
 
@@ -424,15 +433,33 @@ def checks(fx, out, gpus=(), devices=(), tools=(), snapshot=None, machine=None):
                 bad.append(bdf + " ids")
             if "driver" in d and field(b, "Driver") != d["driver"]:
                 bad.append("%s driver %s, want %s" % (bdf, field(b, "Driver"), d["driver"]))
-        if len(seen) != len(fx["pci"]):
-            bad.append("%d devices, want %d" % (len(seen), len(fx["pci"])))
+        # The bridges the tree adds above the devices: PCI bridges bound to pcieport.
+        bridges = [b for slot, b in seen.items() if slot not in fx["pci"]]
+        bad += ["%s not a port" % field(b, "Slot") for b in bridges
+                if not (field(b, "Class") or "").endswith("[0604]") or
+                field(b, "Driver") != "pcieport"]
+        if len(seen) - len(bridges) != len(fx["pci"]):
+            bad.append("%d devices, want %d" % (len(seen) - len(bridges), len(fx["pci"])))
         check("lspci -nn -k -vmm", not bad,
-              "; ".join(bad[:3]) or "%d devices, ids and drivers" % len(seen))
+              "; ".join(bad[:3]) or "%d devices, ids and drivers, %d ports" %
+              (len(seen) - len(bridges), len(bridges)))
+    if have("lspci-t") and fx["pci"]:
+        # Root buses: "[DDDD:BB]" at the start of a top-level branch; lspci shows
+        # 0000:00 even where it is empty ("-[0000:00]-" with nothing after it).
+        roots = [m.group(1) for m in re.finditer(r"^(?:.[-+\\]-|-)\[([0-9a-f]{4}:[0-9a-f]{2})\]-(.?)",
+                                                 s["lspci-t"][1], re.M) if m.group(2)]
+        check("lspci -t", len(roots) == fx["host_bridges"],
+              "%d root buses, want %d" % (len(roots), fx["host_bridges"]))
     if have("lstopo"):
         t = s["lstopo"][1]
         got = tuple(t.count('<object type="%s"' % k) for k in ("PU", "Package", "NUMANode"))
         want = (fx["cpus"], fx["sockets"], fx["nodes"])
         check("lstopo --of xml", got == want, "PUs, packages, NUMA nodes %s, want %s" % (got, want))
+        if fx["pci"]:
+            bad, pairs = lstopo_pci(t, fx)
+            check("lstopo PCI bridges", not bad, "; ".join(bad[:3]) or
+                  "bus ranges hold their devices, %d stated paths, %d RDMA devices" %
+                  (pairs, len(fx["rdma"])))
     if have("numactl"):
         t = s["numactl"][1]
         m = re.search(r"available: (\d+) nodes", t)

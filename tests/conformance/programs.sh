@@ -27,6 +27,7 @@ fi
 run lscpu lscpu
 run lscpu-e lscpu -e
 run lspci lspci -nn -k -vmm
+run lspci-t lspci -t
 run lstopo lstopo-no-graphics --of xml
 run numactl numactl -H
 run getconf getconf _NPROCESSORS_CONF

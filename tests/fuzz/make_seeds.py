@@ -227,7 +227,7 @@ def from_fixtures(seeds):
                 if err:
                     seeds.add(target if target in OTHER_TOOL_TARGETS.values() else "nvidia_smi_errors", err)
         # The kernel fill's input (tests/fuzz/kernel_fill_fuzz.cpp): a CPU count byte,
-        # then cpuinfo, meminfo and one PCI device's attributes, NUL-separated.
+        # then cpuinfo, meminfo, one PCI device's attributes and topo -m, NUL-separated.
         def text_of(p):
             e = files.get(p)
             return e if isinstance(e, str) else ""
@@ -238,6 +238,11 @@ def from_fixtures(seeds):
         parts = [text_of("/proc/cpuinfo")[:16384], text_of("/proc/meminfo")] + [
             text_of(dev + a) for a in ("vendor", "device", "class", "revision", "numa_node")] + [
             link.get("link", "") if isinstance(link, dict) else ""]
+        # Then the recorded topo -m, which the PCI layout reads.
+        topo = [t.get("stdout") or "" for t in doc.get("tools") or []
+                if t.get("argv") == ["nvidia-smi", "topo", "-m"]]
+        if topo and topo[0]:
+            parts.append(topo[0])
         seeds.add("kernel_fill", chr(int((doc.get("facts") or {}).get("cpus") or 1) % 64) + "\0".join(parts))
         visible = (doc.get("env") or {}).get("CUDA_VISIBLE_DEVICES")
         if visible is not None:

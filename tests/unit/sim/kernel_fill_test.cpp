@@ -31,12 +31,27 @@ TEST(KernelFill, PciDevicesMoveToTheKernelsPlaceWithAConfigAndDriver) {
   s.files[bus + "driver"] = FileEntry::of_link("../../../../bus/pci/drivers/nvidia");
   s.files["/sys/class/dmi/id/sys_vendor"] = FileEntry::of_content("NVIDIA\n");
   FilledPaths filled = fill_implied(s);
-  EXPECT_EQ(s.files.at("/sys/bus/pci/devices/0000:1b:00.0").target,
-            "../../../devices/pci0000:1b/0000:1b:00.0");
-  const std::string dev = "/sys/devices/pci0000:1b/0000:1b:00.0/";
-  EXPECT_EQ(s.files.at(dev + "driver").target, "../../../bus/pci/drivers/nvidia");
+  // Below a root port on the root bus just under its own (sim/pci_layout.h).
+  const std::string place = "pci0000:1a/0000:1a:01.0/0000:1b:00.0";
+  EXPECT_EQ(s.files.at("/sys/bus/pci/devices/0000:1b:00.0").target, "../../../devices/" + place);
+  const std::string dev = "/sys/devices/" + place + "/";
+  EXPECT_EQ(s.files.at(dev + "driver").target, "../../../../bus/pci/drivers/nvidia");
   EXPECT_EQ(s.files.at("/sys/bus/pci/drivers/nvidia/0000:1b:00.0").target,
-            "../../../../devices/pci0000:1b/0000:1b:00.0");
+            "../../../../devices/" + place);
+  // The root port: a type 1 header whose bus numbers hold the device's bus.
+  const std::string port = "/sys/devices/pci0000:1a/0000:1a:01.0/";
+  EXPECT_EQ(s.files.at("/sys/bus/pci/devices/0000:1a:01.0").target,
+            "../../../devices/pci0000:1a/0000:1a:01.0");
+  EXPECT_EQ(s.files.at(port + "class").bytes, "0x060400\n");
+  EXPECT_EQ(s.files.at(port + "driver").target, "../../../bus/pci/drivers/pcieport");
+  EXPECT_EQ(s.files.at(port + "secondary_bus_number").bytes, "27\n");
+  const std::string& header = s.files.at(port + "config").bytes;
+  ASSERT_EQ(header.size(), 256u);
+  EXPECT_EQ(header[0x0e], 1);       // type 1
+  EXPECT_EQ(header[0x18], 0x1a);    // primary
+  EXPECT_EQ(header[0x19], 0x1b);    // secondary
+  EXPECT_EQ(header[0x1a], 0x1b);    // subordinate
+  EXPECT_EQ(header[0x42] >> 4, 4);  // PCIe root port
   const std::string& config = s.files.at(dev + "config").bytes;
   ASSERT_EQ(config.size(), 256u);
   EXPECT_EQ(static_cast<unsigned char>(config[0]), 0xde);
@@ -47,6 +62,53 @@ TEST(KernelFill, PciDevicesMoveToTheKernelsPlaceWithAConfigAndDriver) {
   EXPECT_EQ(s.files.at("/sys/devices/virtual/dmi/id/sys_vendor").bytes, "NVIDIA\n");
   EXPECT_EQ(s.files.at("/proc/sys/kernel/osrelease").bytes, "6.8.0-1-generic\n");
   EXPECT_EQ(filled.at("/proc/sys/kernel/osrelease"), "facts.kernel");
+}
+
+// A recorded nvidia-smi topo -m says GPU0 and NIC0 (mlx5_0, found through its
+// infiniband device link) are PXB: one root port, the NIC on the first switch,
+// the GPU behind a second; the NIC's class device moves into its folder.
+TEST(KernelFill, TheRecordedTopoMatrixPlacesDevicesBehindSwitches) {
+  Snapshot s;
+  s.facts.os = "linux";
+  s.facts.cpus = 4;
+  auto device = [&](const std::string& bdf, const char* vendor, const char* cls) {
+    const std::string bus = "/sys/bus/pci/devices/" + bdf + "/";
+    s.files[bus + "vendor"] = FileEntry::of_content(vendor);
+    s.files[bus + "device"] = FileEntry::of_content("0x1234\n");
+    s.files[bus + "class"] = FileEntry::of_content(cls);
+    s.files[bus + "numa_node"] = FileEntry::of_content("0\n");
+  };
+  device("0000:18:00.0", "0x15b3\n", "0x020700\n");
+  device("0000:1b:00.0", "0x10de\n", "0x030200\n");
+  device("0000:2a:00.0", "0x144d\n", "0x010802\n");  // not in the matrix
+  s.files["/sys/class/infiniband/mlx5_0/device"] = FileEntry::of_link("../../../0000:18:00.0");
+  ToolEntry topo;
+  topo.argv = {"nvidia-smi", "topo", "-m"};
+  topo.run.out =
+      "\t\x1b[4mGPU0\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\x1b[0m\n"
+      "GPU0\t X \tPXB\t0-3\t0\t\tN/A\nNIC0\tPXB\t X \t\t\t\t\n\nLegend:\n\n  X    = Self\n"
+      "\nNIC Legend:\n\n  NIC0: mlx5_0\n";
+  s.tools[topo.argv] = topo;
+  FilledPaths filled = fill_implied(s);
+  EXPECT_EQ(s.files.at("/sys/bus/pci/devices/0000:1b:00.0").target,
+            "../../../devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:19:00.0/"
+            "0000:1a:00.0/0000:1b:00.0");
+  EXPECT_EQ(s.files.at("/sys/bus/pci/devices/0000:18:00.0").target,
+            "../../../devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0");
+  // The NVMe drive the matrix does not name: its own host bridge, a root port.
+  EXPECT_EQ(s.files.at("/sys/bus/pci/devices/0000:2a:00.0").target,
+            "../../../devices/pci0000:29/0000:29:01.0/0000:2a:00.0");
+  EXPECT_EQ(s.files.at("/sys/bus/pci/drivers/pcieport/0000:17:01.0").target,
+            "../../../../devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0");
+  // The class device moves into its device's folder, where its recorded link points.
+  const std::string nic = "pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0";
+  EXPECT_EQ(s.files.at("/sys/class/infiniband/mlx5_0").target,
+            "../../devices/" + nic + "/infiniband/mlx5_0");
+  EXPECT_EQ(s.files.at("/sys/devices/" + nic + "/infiniband/mlx5_0/device").target,
+            "../../../0000:18:00.0");
+  const std::string up = "/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/";
+  EXPECT_EQ(static_cast<unsigned char>(s.files.at(up + "config").bytes[0x42]) >> 4, 5);
+  EXPECT_NE(filled.at(up + "class").find("topo -m"), std::string::npos);
 }
 
 // A server's BMC VGA (ast) and two amdgpu GPUs: cards in bus order, render nodes
@@ -70,14 +132,15 @@ TEST(KernelFill, DisplayDevicesGetTheirDrmMinors) {
   device("0000:85:00.0", "0x15b3\n", "0x020700\n", "mlx5_core");
   fill_implied(s);
   EXPECT_EQ(s.files.at("/sys/class/drm/card0").target,
-            "../../devices/pci0000:02/0000:02:00.0/drm/card0");
+            "../../devices/pci0000:01/0000:01:01.0/0000:02:00.0/drm/card0");
   EXPECT_EQ(s.files.at("/sys/class/drm/card2").target,
-            "../../devices/pci0000:46/0000:46:00.0/drm/card2");
+            "../../devices/pci0000:01/0000:01:03.0/0000:46:00.0/drm/card2");
   EXPECT_EQ(s.files.at("/sys/class/drm/renderD128").target,
-            "../../devices/pci0000:26/0000:26:00.0/drm/renderD128");
-  EXPECT_EQ(s.files.at("/sys/devices/pci0000:26/0000:26:00.0/drm/renderD128/dev").bytes,
-            "226:128\n");
-  EXPECT_EQ(s.files.at("/sys/devices/pci0000:46/0000:46:00.0/drm/card2/device").target,
+            "../../devices/pci0000:01/0000:01:02.0/0000:26:00.0/drm/renderD128");
+  EXPECT_EQ(
+      s.files.at("/sys/devices/pci0000:01/0000:01:02.0/0000:26:00.0/drm/renderD128/dev").bytes,
+      "226:128\n");
+  EXPECT_EQ(s.files.at("/sys/devices/pci0000:01/0000:01:03.0/0000:46:00.0/drm/card2/device").target,
             "../../../0000:46:00.0");
   EXPECT_FALSE(s.files.count("/sys/class/drm/card3"));       // nvidia without nvidia-drm
   EXPECT_FALSE(s.files.count("/sys/class/drm/renderD130"));  // nor the NIC
