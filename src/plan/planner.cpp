@@ -102,6 +102,18 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
               " in the catalogue: the perf class's efficiencies";
     r.notes.push_back(line);
   }
+  {
+    std::vector<std::string> sources;  // in device order, each once
+    for (const auto& d : set.devices) {
+      if (!d.sku) continue;
+      const RuntimeProfile* p = runtime_profile(cat, r.runtime, *d.sku);
+      std::string s = p ? "the " + p->runtime + " profile for " + p->perf_class
+                        : "the " + d.sku->perf_class + " perf class";
+      if (std::find(sources.begin(), sources.end(), s) == sources.end()) sources.push_back(s);
+    }
+    for (std::size_t i = 0; i < sources.size(); ++i)
+      r.efficiencies += (i ? (i + 1 == sources.size() ? " and " : ", ") : "") + sources[i];
+  }
   Workload w = req.workload;
   w.runtime = r.runtime;
   r.cost = model_cost(req.spec, req.quant, w);

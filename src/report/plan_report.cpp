@@ -111,8 +111,8 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
         o << rate(e.prefill_tok_s_prompt) << " at the prompt's " << e.prompt << ", ";
       o << rate(e.prefill_tok_s_4k) << " at 4096, " << rate(e.prefill_tok_s_32k) << " at 32768\n";
       o << "  decode reads " << gib(e.bytes_per_token)
-        << " per token over all devices (weights + KV); efficiencies from the catalogue's perf "
-           "classes\n";
+        << " per token over all devices (weights + KV); efficiencies from "
+        << (r.efficiencies.empty() ? "the catalogue's perf classes" : r.efficiencies) << "\n";
     } else {
       o << "estimate: none (" << e.missing << ")\n";
     }
