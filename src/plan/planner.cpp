@@ -102,17 +102,11 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
               " in the catalogue: the perf class's efficiencies";
     r.notes.push_back(line);
   }
-  {
-    std::vector<std::string> sources;  // in device order, each once
-    for (const auto& d : set.devices) {
-      if (!d.sku) continue;
-      const RuntimeProfile* p = runtime_profile(cat, r.runtime, *d.sku);
-      std::string s = p ? "the " + p->runtime + " profile for " + p->perf_class
-                        : "the " + d.sku->perf_class + " perf class";
-      if (std::find(sources.begin(), sources.end(), s) == sources.end()) sources.push_back(s);
-    }
-    for (std::size_t i = 0; i < sources.size(); ++i)
-      r.efficiencies += (i ? (i + 1 == sources.size() ? " and " : ", ") : "") + sources[i];
+  for (const auto& d : set.devices) {
+    const RuntimeProfile* p = d.sku ? runtime_profile(cat, r.runtime, *d.sku) : nullptr;
+    r.efficiencies.push_back(p       ? "the " + p->runtime + " profile for " + p->perf_class
+                             : d.sku ? "the " + d.sku->perf_class + " perf class"
+                                     : "");
   }
   Workload w = req.workload;
   w.runtime = r.runtime;

@@ -45,9 +45,9 @@ struct PlanResult {
   std::vector<std::string> notes;    // devices refused for the format, with the reason
   std::string runtime;               // the runtime the estimates are priced for
   std::string runtime_why;           // "--runtime" or why it was assumed
-  // Where the estimate's efficiencies come from, per perf class of the devices:
-  // "the vllm profile for nvidia-datacenter" or "the cpu perf class".
-  std::string efficiencies;
+  // Where each device's efficiencies come from (by device index; empty for an
+  // unknown one): "the vllm profile for nvidia-datacenter" or "the cpu perf class".
+  std::vector<std::string> efficiencies;
   bool fits() const { return chosen.has_value(); }
 };
 

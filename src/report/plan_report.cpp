@@ -1,5 +1,6 @@
 #include "src/report/plan_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -45,6 +46,23 @@ struct Table {
 };
 
 }  // namespace
+
+// "the vllm profile for nvidia-datacenter and the cpu perf class": each source
+// once, in the order of the plan's shards.
+static std::string efficiency_sources(const PlanResult& r, const Plan& plan) {
+  std::vector<std::string> seen;
+  for (const auto& s : plan.shards) {
+    const auto at = static_cast<std::size_t>(s.device);
+    if (s.device < 0 || at >= r.efficiencies.size() || r.efficiencies[at].empty()) continue;
+    const auto& e = r.efficiencies[at];
+    if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
+  }
+  if (seen.empty()) return "the catalogue's perf classes";
+  std::string out;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == seen.size() ? " and " : ", ") + seen[i];
+  return out;
+}
 
 std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const PlanContext& ctx) {
   const auto& c = r.cost;
@@ -112,7 +130,7 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
       o << rate(e.prefill_tok_s_4k) << " at 4096, " << rate(e.prefill_tok_s_32k) << " at 32768\n";
       o << "  decode reads " << gib(e.bytes_per_token)
         << " per token over all devices (weights + KV); efficiencies from "
-        << (r.efficiencies.empty() ? "the catalogue's perf classes" : r.efficiencies) << "\n";
+        << efficiency_sources(r, ch.plan) << "\n";
     } else {
       o << "estimate: none (" << e.missing << ")\n";
     }
