@@ -35,13 +35,16 @@ namespace fs = std::filesystem;
 
 const std::string kDir = "real-captures/hwloc-linux";
 
-// Import budget per tree: 500 ms as the issue asks, looser where the build is
-// instrumented (ASan runs the same code about 3-5 times slower).
+// Import budget per tree: 500 ms as the issue asks. Instrumented builds get ten
+// times that: ASan and UBSan with stack-use-after-return checks run this code 5-8
+// times slower, and CI's sanitizer job measured 2,593 ms of CPU for the largest
+// tree (14,129 files), past the 2,500 ms this used to allow. The loose bound still
+// catches an import that turns quadratic.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr double kImportBudgetMs = 2500;
+constexpr double kImportBudgetMs = 5000;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-constexpr double kImportBudgetMs = 2500;
+constexpr double kImportBudgetMs = 5000;
 #else
 constexpr double kImportBudgetMs = 500;
 #endif
