@@ -7,11 +7,23 @@
 #include <cstdint>
 #include <thread>
 
+#include <time.h>
+
 namespace hwaccel {
 
 class Stopwatch {
  public:
   Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  // Started when this process started, as near as it can tell: the process's CPU
+  // time so far stands in for the wall time since exec (start-up maps cached
+  // libraries and relocates them: it is CPU-bound). A recorded tool's wall time is
+  // its whole process's, so a simulated one waits from here, not from its first call.
+  static Stopwatch since_process_start() {
+    Stopwatch watch;
+    watch.start_ -= std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::nanoseconds(process_cpu_ns()));
+    return watch;
+  }
   double elapsed_ms() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
         .count();
@@ -23,6 +35,11 @@ class Stopwatch {
   }
 
  private:
+  static std::int64_t process_cpu_ns() {
+    timespec t{};
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return 0;
+    return std::int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
+  }
   std::chrono::steady_clock::time_point start_;
 };
 
