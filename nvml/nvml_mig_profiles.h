@@ -1,46 +1,27 @@
-// MIG GPU instance profiles per GPU family, as NVIDIA's MIG User Guide and
-// `nvidia-smi mig -lgip` / `-lgipp` list them (profile ids, instance counts,
-// memory, SMs, engines, placements), and the placement of a GPU instance id.
-// The snapshot-backed libnvidia-ml answers the MIG profile calls from these.
+// NVML's side of the MIG profile tables (sim/mig_profiles.h holds the tables, one
+// source with hwsim's nvidia-smi -lgip): the placement of a GPU instance id, what
+// still fits, and the compute instance profile indices.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <vector>
+
+#include "sim/mig_profiles.h"
 
 namespace hwaccel::nvml {
 
-struct GiProfile {
-  unsigned index;    // NVML_GPU_INSTANCE_PROFILE_* (what GetGpuInstanceProfileInfo takes)
-  unsigned id;       // the profile id -lgip prints (what GetGpuInstances etc. take)
-  const char* name;  // "1g.10gb", "1g.10gb+me"
-  unsigned slices;   // compute slices
-  unsigned instances;
-  unsigned sms, copy_engines, decoders, encoders, jpegs, ofas;
-  std::uint64_t memory_mib;
-  unsigned placement_size;       // memory slices one instance takes
-  std::vector<unsigned> starts;  // its possible placements' starts
-};
-
-struct MigTable {
-  const char* family;      // "H100 80GB"
-  unsigned memory_slices;  // 8 on A100/H100
-  std::vector<GiProfile> profiles;
-};
+using mig::all_mig_tables;
+using mig::gi_profile_by_id;
+using mig::gi_profile_by_index;
+using mig::gi_profile_by_name;
+using mig::GiProfile;
+using mig::mig_table_for;
+using mig::MigTable;
 
 struct Placement {
   unsigned start = 0, size = 0;
 };
-
-// The table of a GPU by its name and framebuffer size; nullptr for a GPU whose
-// profiles are not in the tables (NVML then answers NOT_SUPPORTED).
-const MigTable* mig_table_for(std::string_view gpu_name, std::optional<std::uint64_t> total_bytes);
-
-const GiProfile* gi_profile_by_index(const MigTable& table, unsigned index);
-const GiProfile* gi_profile_by_id(const MigTable& table, unsigned id);
-// "3g.40gb" or "MIG 3g.40gb"; a compute instance's "1c.3g.40gb" names its GPU instance's.
-const GiProfile* gi_profile_by_name(const MigTable& table, std::string_view name);
 
 // Where a GPU instance of `profile` with instance id `id` sits: the driver numbers
 // the slots of its partition tree (0: the whole GPU, 1-2: halves, 3-6: quarters,

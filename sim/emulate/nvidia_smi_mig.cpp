@@ -7,86 +7,34 @@
 //   widened it is not in the sources: 580 (the first with "+me.all") is assumed.
 // - -lgi's box (57/59 columns, the same two name widths), rows ordered by profile
 //   id, highest first, then GPU instance id; -lci's box (70 columns, driver 580+).
-// - The profile tables (ids, instances, GiB with two decimals, SMs, engines):
-//   public -lgip outputs of an A100 40GB, an A100-SXM4-80GB, an H100 80GB HBM3 and
-//   an H100 NVL. Other MIG-capable SKUs (H200, GH200, B200) are answered for -lgi
-//   and -lci, not -lgip: no complete public table was at hand.
+// - The profile tables (ids, instances, memory, SMs, engines, placements) are
+//   sim/mig_profiles.cpp's, which the simulated NVML answers from too (their
+//   sources are written there); memory is printed from MiB (mig::gib_text). Other
+//   MIG-capable SKUs (H200, GH200, B200) are answered for -lgi and -lci, not
+//   -lgip: no complete public table was at hand.
 // - Refusals: "No MIG-enabled devices found." where MIG is off or not supported,
 //   "No GPU instances found: Not Found" where it is on with none (public reports);
 //   status 6, nvidia-smi's "not found" code.
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/emulate/emulate_common.h"
 #include "sim/emulate/nvidia_smi.h"
+#include "sim/mig_profiles.h"
 #include "src/probe/nvidia_smi_list.h"
 
 namespace hwaccel::sim {
 namespace {
 
-struct Profile {
-  const char* name;
-  int id, instances;
-  const char* gib;  // as -lgip prints it
-  int sm, dec, enc, ce, jpeg, ofa;
-  int memory_slices;  // of 8: the placement's size
-};
+using emulate::pad_left;
+using emulate::pad_right;
+using mig::GiProfile;
+using mig::MigTable;
 
-struct Sku {
-  const char* name;  // as nvidia-smi names the GPU
-  std::vector<Profile> profiles;
-};
-
-const std::vector<Sku>& skus() {
-  static const std::vector<Sku> table = {
-      {"NVIDIA A100-SXM4-40GB",
-       {{"1g.5gb", 19, 7, "4.75", 14, 0, 0, 1, 0, 0, 1},
-        {"1g.5gb+me", 20, 1, "4.75", 14, 1, 0, 1, 1, 1, 1},
-        {"1g.10gb", 15, 4, "9.75", 14, 1, 0, 1, 0, 0, 2},
-        {"2g.10gb", 14, 3, "9.75", 28, 1, 0, 2, 0, 0, 2},
-        {"3g.20gb", 9, 2, "19.62", 42, 2, 0, 3, 0, 0, 4},
-        {"4g.20gb", 5, 1, "19.62", 56, 2, 0, 4, 0, 0, 4},
-        {"7g.40gb", 0, 1, "39.38", 98, 5, 0, 7, 1, 1, 8}}},
-      {"NVIDIA A100-SXM4-80GB",
-       {{"1g.10gb", 19, 7, "9.50", 14, 0, 0, 1, 0, 0, 1},
-        {"1g.10gb+me", 20, 1, "9.50", 14, 1, 0, 1, 1, 1, 1},
-        {"1g.20gb", 15, 4, "19.50", 14, 1, 0, 1, 0, 0, 2},
-        {"2g.20gb", 14, 3, "19.50", 28, 2, 0, 2, 0, 0, 2},
-        {"3g.40gb", 9, 2, "39.25", 42, 3, 0, 3, 0, 0, 4},
-        {"4g.40gb", 5, 1, "39.25", 56, 4, 0, 4, 0, 0, 4},
-        {"7g.80gb", 0, 1, "79.00", 98, 5, 0, 7, 1, 1, 8}}},
-      {"NVIDIA H100 80GB HBM3",
-       {{"1g.10gb", 19, 7, "9.75", 16, 1, 0, 1, 1, 0, 1},
-        {"1g.10gb+me", 20, 1, "9.75", 16, 1, 0, 1, 1, 1, 1},
-        {"1g.20gb", 15, 4, "19.62", 26, 1, 0, 1, 1, 0, 2},
-        {"2g.20gb", 14, 3, "19.62", 32, 2, 0, 2, 2, 0, 2},
-        {"3g.40gb", 9, 2, "39.50", 60, 3, 0, 3, 3, 0, 4},
-        {"4g.40gb", 5, 1, "39.50", 64, 4, 0, 4, 4, 0, 4},
-        {"7g.80gb", 0, 1, "79.25", 132, 7, 0, 8, 7, 1, 8}}},
-      {"NVIDIA H100 NVL",
-       {{"1g.12gb", 19, 7, "10.62", 16, 1, 0, 1, 1, 0, 1},
-        {"1g.12gb+me", 20, 1, "10.62", 16, 1, 0, 1, 1, 1, 1},
-        {"1g.24gb", 15, 4, "21.50", 26, 1, 0, 1, 1, 0, 2},
-        {"2g.24gb", 14, 3, "21.50", 32, 2, 0, 2, 2, 0, 2},
-        {"3g.47gb", 9, 2, "46.12", 60, 3, 0, 3, 3, 0, 4},
-        {"4g.47gb", 5, 1, "46.12", 64, 4, 0, 4, 4, 0, 4},
-        {"7g.94gb", 0, 1, "92.62", 132, 7, 0, 8, 7, 1, 8}}},
-  };
-  return table;
-}
-
-const Sku* sku_of(const NvGpu& g) {
-  for (const auto& s : skus())
-    if (g.name == s.name) return &s;
-  return nullptr;
-}
-
-std::string pad_right(std::string s, std::size_t w) {
-  if (s.size() < w) s += std::string(w - s.size(), ' ');
-  return s;
-}
-std::string pad_left(std::string s, std::size_t w) {
-  if (s.size() < w) s = std::string(w - s.size(), ' ') + s;
-  return s;
+const MigTable* sku_of(const NvGpu& g) {
+  std::optional<std::uint64_t> bytes;
+  if (g.total_mib) bytes = *g.total_mib << 20;
+  return mig::mig_table_for(g.name, bytes);
 }
 
 // Name widths (see the sources above).
@@ -113,6 +61,7 @@ struct Gi {
   std::string profile;     // "3g.40gb"
   std::string ci_profile;  // the compute instance's: "3g.40gb" or "1c.3g.40gb"
   int ci_id = 0, ci_slices = 0;
+  std::vector<int> starts;  // where its profile's placements may start
 };
 
 int leading_int(const std::string& s) {
@@ -129,9 +78,8 @@ int leading_int(const std::string& s) {
 // numbering every MIG GPU shares (7g 0, 4g 5, 3g 9, 2g 14, 1g 19, 1g+me 20, and 15
 // for the 1g with twice the memory: more GB than 1/5 of the GPU's).
 int profile_id(const NvGpu& g, const std::string& gi) {
-  if (const Sku* s = sku_of(g))
-    for (const auto& p : s->profiles)
-      if (gi == p.name) return p.id;
+  if (const MigTable* s = sku_of(g))
+    if (const GiProfile* p = mig::gi_profile_by_name(*s, gi)) return static_cast<int>(p->id);
   const int slices = leading_int(gi);
   if (gi.find("+me") != std::string::npos) return 20;
   switch (slices) {
@@ -151,37 +99,35 @@ int profile_id(const NvGpu& g, const std::string& gi) {
   return 19;
 }
 
-int memory_slices(int id) {
+// A profile's placement size and starts, in memory slices of 8: the SKU's table's;
+// else NVML's possible placements every A100/H100 table shares (4g and 7g at 0
+// only, 3g at 0 or 4, 2g at 0, 2, 4, the 2-slice 1g at any even start, a 1-slice
+// one at 0..6), by profile id.
+void layout_of(const NvGpu& g, int id, Gi& gi) {
+  if (const MigTable* s = sku_of(g))
+    if (const GiProfile* p = mig::gi_profile_by_id(*s, static_cast<unsigned>(id))) {
+      gi.size = static_cast<int>(p->placement_size);
+      gi.starts.assign(p->starts.begin(), p->starts.end());
+      return;
+    }
   switch (id) {
     case 0:
-      return 8;
+      gi.size = 8, gi.starts = {0};
+      return;
     case 5:
+      gi.size = 4, gi.starts = {0};
+      return;
     case 9:
-      return 4;
+      gi.size = 4, gi.starts = {0, 4};
+      return;
     case 14:
+      gi.size = 2, gi.starts = {0, 2, 4};
+      return;
     case 15:
-      return 2;
+      gi.size = 2, gi.starts = {0, 2, 4, 6};
+      return;
     default:
-      return 1;
-  }
-}
-
-// The starts a profile's placements may have, in memory slices of 8 (NVML's
-// possible placements on A100/H100: 4g and 7g at 0 only, 3g at 0 or 4, 2g at
-// 0, 2, 4, the 2-slice 1g at any even start, a 1-slice one at 0..6).
-std::vector<int> starts_of(int profile_id) {
-  switch (profile_id) {
-    case 0:
-    case 5:
-      return {0};
-    case 9:
-      return {0, 4};
-    case 14:
-      return {0, 2, 4};
-    case 15:
-      return {0, 2, 4, 6};
-    default:
-      return {0, 1, 2, 3, 4, 5, 6};
+      gi.size = 1, gi.starts = {0, 1, 2, 3, 4, 5, 6};
   }
 }
 
@@ -218,7 +164,7 @@ void place(std::vector<Gi>& gis) {
   for (Gi* g : order) {
     unsigned& mask = mask_of(g->gpu);
     auto [start, size] = placement_of_id(g->id);
-    auto allowed = starts_of(g->profile_id);
+    const auto& allowed = g->starts;
     if (size == g->size && std::find(allowed.begin(), allowed.end(), start) != allowed.end() &&
         (mask & bits(start, size)) == 0) {
       g->start = start;
@@ -229,7 +175,7 @@ void place(std::vector<Gi>& gis) {
   }
   for (Gi* g : rest) {
     unsigned& mask = mask_of(g->gpu);
-    auto allowed = starts_of(g->profile_id);
+    const auto& allowed = g->starts;
     g->start = 0;
     for (auto it = allowed.rbegin(); it != allowed.rend(); ++it)
       if ((mask & bits(*it, g->size)) == 0) {
@@ -257,7 +203,7 @@ std::vector<Gi> instances(const NvModel& m, const std::vector<int>& gpus, bool e
       gi.id = d.gpu_instance_id.value_or(d.device + 1);
       gi.ci_id = d.compute_instance_id.value_or(0);
       gi.ci_slices = leading_int(d.profile);
-      gi.size = memory_slices(gi.profile_id);
+      layout_of(g, gi.profile_id, gi);
       bool seen = false;
       for (const auto& o : out) seen = seen || (!each_ci && o.gpu == gi.gpu && o.id == gi.id);
       if (!seen) out.push_back(gi);
@@ -383,7 +329,7 @@ ToolAnswer nvsmi_mig_lgip(const NvModel& m, const std::vector<int>& gpus) {
     const NvGpu& g = m.gpus[static_cast<std::size_t>(i)];
     if (!nvsmi_mig_capable(g)) continue;
     capable = true;
-    const Sku* s = sku_of(g);
+    const MigTable* s = sku_of(g);
     if (!s)
       return {"", "hwsim: nvidia-smi mig -lgip: no MIG profile table for " + g.name + "\n", 2};
     // Free instances: what the existing ones leave (each profile counts its own
@@ -391,12 +337,12 @@ ToolAnswer nvsmi_mig_lgip(const NvModel& m, const std::vector<int>& gpus) {
     std::vector<Gi> existing = instances(m, {i});
     unsigned used = 0;
     for (const Gi& e : existing) used |= ((1u << e.size) - 1u) << e.start;
-    for (const Profile& p : s->profiles) {
-      int free = 0;
+    for (const GiProfile& p : s->profiles) {
+      unsigned free = 0;
       // Placements that fit one after another (remaining capacity, as NVML counts it).
       unsigned taken = used;
-      for (int start : starts_of(p.id)) {
-        unsigned bits = ((1u << p.memory_slices) - 1u) << start;
+      for (unsigned start : p.starts) {
+        unsigned bits = ((1u << p.placement_size) - 1u) << start;
         if ((taken & bits) != 0 || free >= p.instances) continue;
         taken |= bits;
         ++free;
@@ -406,11 +352,11 @@ ToolAnswer nvsmi_mig_lgip(const NvModel& m, const std::vector<int>& gpus) {
       rows += "|" + pad_left(std::to_string(g.index), 4) + "  " +
               pad_right("MIG " + std::string(p.name), w) + pad_left(std::to_string(p.id), 3) +
               pad_left(std::to_string(free), 6) + "/" + pad_right(std::to_string(p.instances), 3) +
-              "      " + pad_right(p.gib, 11) + pad_right("No", 7) +
-              pad_right(std::to_string(p.sm), 7) + pad_right(std::to_string(p.dec), 6) +
-              pad_right(std::to_string(p.enc), 4) + "|\n";
-      rows += "|" + std::string(w + 44, ' ') + pad_right(std::to_string(p.ce), 6) +
-              pad_right(std::to_string(p.jpeg), 6) + pad_right(std::to_string(p.ofa), 4) + "|\n";
+              "      " + pad_right(mig::gib_text(p.memory_mib), 11) + pad_right("No", 7) +
+              pad_right(std::to_string(p.sms), 7) + pad_right(std::to_string(p.decoders), 6) +
+              pad_right(std::to_string(p.encoders), 4) + "|\n";
+      rows += "|" + std::string(w + 44, ' ') + pad_right(std::to_string(p.copy_engines), 6) +
+              pad_right(std::to_string(p.jpegs), 6) + pad_right(std::to_string(p.ofas), 4) + "|\n";
       rows += box_line('+', '-', inner);
     }
   }

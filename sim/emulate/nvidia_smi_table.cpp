@@ -6,19 +6,14 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/emulate/emulate_common.h"
 #include "sim/emulate/nvidia_smi.h"
 
 namespace hwaccel::sim {
 namespace {
 
-std::string pad_right(std::string s, std::size_t w) {
-  if (s.size() < w) s += std::string(w - s.size(), ' ');
-  return s;
-}
-std::string pad_left(std::string s, std::size_t w) {
-  if (s.size() < w) s = std::string(w - s.size(), ' ') + s;
-  return s;
-}
+using emulate::pad_left;
+using emulate::pad_right;
 
 const char* kRule =
     "+-----------------------------------------+------------------------+----------------------+\n";

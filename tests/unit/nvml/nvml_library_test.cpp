@@ -279,6 +279,77 @@ TEST_F(NvmlLibrary, MigProfilesAndInstances) {
       NVML_ERROR_INVALID_ARGUMENT);
 }
 
+// The recorded H100 MIG host with its GPU renamed and resized (an A100-SXM4-80GB,
+// an H100 NVL): NVML's profile answers are those SKUs' tables' (sim/mig_profiles.cpp).
+std::string mig_host_as(const std::string& name, const std::string& total, const std::string& tag) {
+  auto fixture =
+      hwaccel::testing::slurp(hwaccel::testing::source_path("fixtures/hosts/h100-mig.yaml"));
+  if (!fixture) return "";
+  std::string text = *fixture;
+  auto replace_all = [&text](const std::string& from, const std::string& to) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  };
+  replace_all("NVIDIA H100 80GB HBM3", name);
+  replace_all("81559 MiB", total);
+  const std::string path = ::testing::TempDir() + "nvml-mig-" + tag + ".yaml";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return "";
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return path;
+}
+
+TEST_F(NvmlLibrary, MigProfilesOfAnA100Sxm80GBAndAnH100Nvl) {
+  using ProfileV1 = nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstanceProfileInfo_t*);
+  using ProfileV = nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstanceProfileInfo_v2_t*);
+  const std::string a100 = mig_host_as("NVIDIA A100-SXM4-80GB", "81920 MiB", "a100");
+  ASSERT_FALSE(a100.empty());
+  ::setenv("HWSIM_NVML_SNAPSHOT", a100.c_str(), 1);
+  ASSERT_EQ(call<nvmlReturn_t (*)()>("nvmlInit_v2")(), NVML_SUCCESS);
+  nvmlGpuInstanceProfileInfo_t v1{};
+  ASSERT_EQ(call<ProfileV1>("nvmlDeviceGetGpuInstanceProfileInfo")(device(0), 2, &v1),
+            NVML_SUCCESS);  // NVML_GPU_INSTANCE_PROFILE_3_SLICE
+  EXPECT_EQ(v1.id, 9u);
+  EXPECT_EQ(v1.memorySizeMB, 40192u);  // -lgip's 39.25 GiB
+  EXPECT_EQ(v1.multiprocessorCount, 42u);
+  EXPECT_EQ(v1.decoderCount, 2u);
+  nvmlGpuInstanceProfileInfo_v2_t v2{};
+  v2.version = nvmlGpuInstanceProfileInfo_v2;
+  ASSERT_EQ(call<ProfileV>("nvmlDeviceGetGpuInstanceProfileInfoV")(device(0), 4, &v2),
+            NVML_SUCCESS);
+  EXPECT_STREQ(v2.name, "MIG 7g.80gb");
+  EXPECT_EQ(v2.memorySizeMB, 80896u);  // 79.00 GiB
+  // The recorded 3g.40gb (GPU instance 2) is one of this table's profiles too.
+  nvmlGpuInstance_t gi = nullptr;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlGpuInstance_t*)>(
+                "nvmlDeviceGetGpuInstanceById")(device(0), 2, &gi),
+            NVML_SUCCESS);
+  nvmlGpuInstanceInfo_t info{};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlGpuInstance_t, nvmlGpuInstanceInfo_t*)>(
+                "nvmlGpuInstanceGetInfo")(gi, &info),
+            NVML_SUCCESS);
+  EXPECT_EQ(info.profileId, 9u);
+  EXPECT_EQ(info.placement.start, 4u);
+  EXPECT_EQ(call<nvmlReturn_t (*)()>("nvmlShutdown")(), NVML_SUCCESS);
+  std::remove(a100.c_str());
+
+  const std::string nvl = mig_host_as("NVIDIA H100 NVL", "95830 MiB", "nvl");
+  ASSERT_FALSE(nvl.empty());
+  ::setenv("HWSIM_NVML_SNAPSHOT", nvl.c_str(), 1);
+  ASSERT_EQ(call<nvmlReturn_t (*)()>("nvmlInit_v2")(), NVML_SUCCESS);
+  ASSERT_EQ(call<ProfileV1>("nvmlDeviceGetGpuInstanceProfileInfo")(device(0), 0, &v1),
+            NVML_SUCCESS);
+  EXPECT_EQ(v1.id, 19u);
+  EXPECT_EQ(v1.memorySizeMB, 10880u);  // -lgip's 10.62 GiB
+  ASSERT_EQ(call<ProfileV>("nvmlDeviceGetGpuInstanceProfileInfoV")(device(0), 4, &v2),
+            NVML_SUCCESS);
+  EXPECT_STREQ(v2.name, "MIG 7g.94gb");
+  EXPECT_EQ(v2.memorySizeMB, 94848u);  // 92.62 GiB
+  EXPECT_EQ(v2.multiprocessorCount, 132u);
+  std::remove(nvl.c_str());
+}
+
 // Memory v2 splits what the driver reserves from what is used (-q's Reserved).
 TEST_F(NvmlLibrary, MemoryV2Reserved) {
   ASSERT_EQ(init_on("h100-mig"), NVML_SUCCESS);

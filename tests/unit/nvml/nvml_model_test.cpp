@@ -123,7 +123,9 @@ TEST(NvmlModel, MigInstancesHangOffTheirGpu) {
 TEST(NvmlModel, MigPlacementsAndCapacity) {
   const MigTable* table = mig_table_for("NVIDIA H100 80GB HBM3", 81559ull << 20);
   ASSERT_NE(table, nullptr);
-  EXPECT_EQ(mig_table_for("NVIDIA H100 NVL", 95830ull << 20), nullptr);  // not in the tables
+  const MigTable* nvl = mig_table_for("NVIDIA H100 NVL", 95830ull << 20);  // a table of its own
+  ASSERT_NE(nvl, nullptr);
+  EXPECT_STREQ(nvl->family, "H100 NVL");
   EXPECT_EQ(mig_table_for("NVIDIA H100 80GB HBM3", 95830ull << 20), nullptr);
   const GiProfile* one = gi_profile_by_id(*table, 19);
   const GiProfile* three = gi_profile_by_name(*table, "MIG 3g.40gb");

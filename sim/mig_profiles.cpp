@@ -1,0 +1,154 @@
+#include "sim/mig_profiles.h"
+
+namespace hwaccel::mig {
+namespace {
+
+// NVML_GPU_INSTANCE_PROFILE_*: 1_SLICE 0, 2_SLICE 1, 3_SLICE 2, 4_SLICE 3, 7_SLICE 4,
+// 1_SLICE_REV1 7 (the "+me" slice with the media engines), 1_SLICE_REV2 9 (a
+// one-slice instance with two memory slices). Placements (NVML's possible
+// placements, in memory slices of 8, the same on A100 and H100): a 1-slice one at
+// 0..6, the 2-slice 1g at any even start, 2g at 0, 2, 4, 3g at 0 or 4, 4g and 7g at 0.
+// Every memory figure is a multiple of 128 MiB, so -lgip's two decimals name it
+// exactly (tests/unit/sim/mig_profiles_test.cpp checks each round trip).
+const std::vector<unsigned> kSevenOnes = {0, 1, 2, 3, 4, 5, 6};
+
+// Columns: index, id, name, slices, instances, SMs, CE, DEC, ENC, JPG, OFA, MiB,
+// placement size, starts.
+
+// A100-SXM4-40GB (108 SMs, no NVENC): public `nvidia-smi mig -lgip` outputs of
+// A100-SXM4-40GB hosts (4.75 / 9.75 / 19.62 / 39.38 GiB; several public MIG
+// walk-throughs print the same rows). An A100-PCIE-40GB prints 39.50 for the 7g:
+// a table of its own, not here.
+const MigTable kA100_40 = {"A100 40GB",
+                           8,
+                           {
+                               {0, 19, "1g.5gb", 1, 7, 14, 1, 0, 0, 0, 0, 4864, 1, kSevenOnes},
+                               {7, 20, "1g.5gb+me", 1, 1, 14, 1, 1, 0, 1, 1, 4864, 1, kSevenOnes},
+                               {9, 15, "1g.10gb", 1, 4, 14, 1, 1, 0, 0, 0, 9984, 2, {0, 2, 4, 6}},
+                               {1, 14, "2g.10gb", 2, 3, 28, 2, 1, 0, 0, 0, 9984, 2, {0, 2, 4}},
+                               {2, 9, "3g.20gb", 3, 2, 42, 3, 2, 0, 0, 0, 20096, 4, {0, 4}},
+                               {3, 5, "4g.20gb", 4, 1, 56, 4, 2, 0, 0, 0, 20096, 4, {0}},
+                               {4, 0, "7g.40gb", 7, 1, 98, 7, 5, 0, 1, 1, 40320, 8, {0}},
+                           }};
+
+// A100-SXM4-80GB: public -lgip outputs of A100-SXM4-80GB hosts (Kubernetes and
+// MIG walk-throughs, 79- and 81-column boxes: 9.50 / 19.50 / 39.25 / 79.00 GiB),
+// whose MiB the MIG devices of nvidia-smi's table confirm (1g.10gb, 2g.20gb,
+// 3g.40gb: 9728, 19968, 40192 MiB, 14 / 28 / 42 SMs, 0 / 1 / 2 decoders).
+// Decoders 0/1/1/1/2/2/5 as on the 40GB: NVIDIA's MIG User Guide gives the A100
+// 80GB the 40GB's hardware units under bigger names. (One public output prints
+// 2 / 3 / 4 decoders for the 2g, 3g and 4g; the others and the guide decide.) An
+// A100 80GB PCIe prints 78.75 for the 7g: not this table.
+const MigTable kA100_80 = {"A100 80GB",
+                           8,
+                           {
+                               {0, 19, "1g.10gb", 1, 7, 14, 1, 0, 0, 0, 0, 9728, 1, kSevenOnes},
+                               {7, 20, "1g.10gb+me", 1, 1, 14, 1, 1, 0, 1, 1, 9728, 1, kSevenOnes},
+                               {9, 15, "1g.20gb", 1, 4, 14, 1, 1, 0, 0, 0, 19968, 2, {0, 2, 4, 6}},
+                               {1, 14, "2g.20gb", 2, 3, 28, 2, 1, 0, 0, 0, 19968, 2, {0, 2, 4}},
+                               {2, 9, "3g.40gb", 3, 2, 42, 3, 2, 0, 0, 0, 40192, 4, {0, 4}},
+                               {3, 5, "4g.40gb", 4, 1, 56, 4, 2, 0, 0, 0, 40192, 4, {0}},
+                               {4, 0, "7g.80gb", 7, 1, 98, 7, 5, 0, 1, 1, 80896, 8, {0}},
+                           }};
+
+// H100 SXM5 80GB (132 SMs, no NVENC): a public `nvidia-smi mig -lgip` of an H100
+// 80GB HBM3 (every row: 9.75 / 19.62 / 39.50 / 79.25 GiB); the 3g.40gb, 2g.20gb and
+// 1g.10gb rows agree with the recorded -q of fixtures/hosts/h100-mig.yaml (40448,
+// 20096, 9984 MiB; 60, 32, 16 SMs; 3/2/1 CE, DEC, JPG).
+const MigTable kH100_80 = {"H100 80GB",
+                           8,
+                           {
+                               {0, 19, "1g.10gb", 1, 7, 16, 1, 1, 0, 1, 0, 9984, 1, kSevenOnes},
+                               {7, 20, "1g.10gb+me", 1, 1, 16, 1, 1, 0, 1, 1, 9984, 1, kSevenOnes},
+                               {9, 15, "1g.20gb", 1, 4, 26, 1, 1, 0, 1, 0, 20096, 2, {0, 2, 4, 6}},
+                               {1, 14, "2g.20gb", 2, 3, 32, 2, 2, 0, 2, 0, 20096, 2, {0, 2, 4}},
+                               {2, 9, "3g.40gb", 3, 2, 60, 3, 3, 0, 3, 0, 40448, 4, {0, 4}},
+                               {3, 5, "4g.40gb", 4, 1, 64, 4, 4, 0, 4, 0, 40448, 4, {0}},
+                               {4, 0, "7g.80gb", 7, 1, 132, 8, 7, 0, 7, 1, 81152, 8, {0}},
+                           }};
+
+// H100 NVL (94 GB, 132 SMs): a public -lgip of an H100 NVL (driver 570, every row:
+// 10.62 / 21.50 / 46.12 / 92.62 GiB; tests/unit/probe/nvidia_smi_mig_test.cpp keeps
+// its first rows) and a public MIG device table of 1g.12gb instances (10880 MiB,
+// 16 SMs, 1 CE / DEC / JPG).
+const MigTable kH100_Nvl = {
+    "H100 NVL",
+    8,
+    {
+        {0, 19, "1g.12gb", 1, 7, 16, 1, 1, 0, 1, 0, 10880, 1, kSevenOnes},
+        {7, 20, "1g.12gb+me", 1, 1, 16, 1, 1, 0, 1, 1, 10880, 1, kSevenOnes},
+        {9, 15, "1g.24gb", 1, 4, 26, 1, 1, 0, 1, 0, 22016, 2, {0, 2, 4, 6}},
+        {1, 14, "2g.24gb", 2, 3, 32, 2, 2, 0, 2, 0, 22016, 2, {0, 2, 4}},
+        {2, 9, "3g.47gb", 3, 2, 60, 3, 3, 0, 3, 0, 47232, 4, {0, 4}},
+        {3, 5, "4g.47gb", 4, 1, 64, 4, 4, 0, 4, 0, 47232, 4, {0}},
+        {4, 0, "7g.94gb", 7, 1, 132, 8, 7, 0, 7, 1, 94848, 8, {0}},
+    }};
+
+bool has(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// Framebuffer sizes (MiB) each table answers for: what the real GPUs report
+// (A100 40GB 40536-40960, A100 80GB 81251-81920, H100 80GB 81559, H100 NVL 95830).
+bool within(std::uint64_t mib, std::uint64_t low, std::uint64_t high) {
+  return mib == 0 || (mib > low && mib < high);
+}
+
+}  // namespace
+
+const MigTable* mig_table_for(std::string_view name, std::optional<std::uint64_t> total_bytes) {
+  const std::uint64_t mib = total_bytes.value_or(0) >> 20;
+  // H100 80GB HBM3 / H100 SXM5 80GB; the H100 PCIe (114 SMs) and H200 differ.
+  if (has(name, "H100") && (has(name, "80GB HBM3") || has(name, "SXM5 80GB")) &&
+      within(mib, 80000, 82000))
+    return &kH100_80;
+  if (has(name, "H100 NVL") && within(mib, 93000, 97000)) return &kH100_Nvl;
+  // The PCIe A100s print other 7g figures (see the tables).
+  if (has(name, "A100") && !has(name, "PCIe") && !has(name, "PCIE")) {
+    if ((has(name, "SXM4-80GB") || has(name, "80GB")) && within(mib, 80000, 82000))
+      return &kA100_80;
+    if ((has(name, "SXM4-40GB") || has(name, "40GB")) && within(mib, 39000, 41000))
+      return &kA100_40;
+  }
+  return nullptr;
+}
+
+const std::vector<const MigTable*>& all_mig_tables() {
+  static const std::vector<const MigTable*> tables = {&kA100_40, &kA100_80, &kH100_80, &kH100_Nvl};
+  return tables;
+}
+
+const GiProfile* gi_profile_by_index(const MigTable& table, unsigned index) {
+  for (const auto& p : table.profiles)
+    if (p.index == index) return &p;
+  return nullptr;
+}
+
+const GiProfile* gi_profile_by_id(const MigTable& table, unsigned id) {
+  for (const auto& p : table.profiles)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+const GiProfile* gi_profile_by_name(const MigTable& table, std::string_view name) {
+  if (name.rfind("MIG ", 0) == 0) name.remove_prefix(4);
+  // "1c.3g.40gb": a compute instance of one slice in a 3g.40gb GPU instance.
+  if (auto dot = name.find('.'); dot != std::string_view::npos && dot > 0 && name[dot - 1] == 'c')
+    name.remove_prefix(dot + 1);
+  for (const auto& p : table.profiles)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+std::string gib_text(std::uint64_t mib) {
+  // Hundredths of a GiB, in integers: no dependence on printf's rounding.
+  const std::uint64_t scaled = mib * 100;
+  std::uint64_t hundredths = scaled / 1024;
+  const std::uint64_t rest = scaled % 1024;
+  if (rest > 512 || (rest == 512 && hundredths % 2 == 1)) ++hundredths;
+  const char cents[] = {'.', static_cast<char>('0' + hundredths % 100 / 10),
+                        static_cast<char>('0' + hundredths % 10), '\0'};
+  return std::to_string(hundredths / 100) + cents;
+}
+
+}  // namespace hwaccel::mig
