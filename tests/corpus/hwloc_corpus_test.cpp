@@ -26,6 +26,7 @@
 #include "src/probe/pci_bus.h"
 #include "src/registry/detection.h"
 #include "src/snapshot/snapshot_codec.h"
+#include "tests/support/sanitized.h"
 #include "tests/support/test_support.h"
 
 namespace hwaccel {
@@ -40,17 +41,7 @@ const std::string kDir = "real-captures/hwloc-linux";
 // times slower, and CI's sanitizer job measured 2,593 ms of CPU for the largest
 // tree (14,129 files), past the 2,500 ms this used to allow. The loose bound still
 // catches an import that turns quadratic.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kImportBudgetMs = 5000;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr double kImportBudgetMs = 5000;
-#else
-constexpr double kImportBudgetMs = 500;
-#endif
-#else
-constexpr double kImportBudgetMs = 500;
-#endif
+constexpr double kImportBudgetMs = testing::kSanitized ? 5000 : 500;
 
 // What hwloc printed for a tree (its lstopo -v output, or its XML export).
 struct HwlocExpected {

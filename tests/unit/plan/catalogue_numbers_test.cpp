@@ -10,6 +10,7 @@
 #include "src/plan/catalogue.h"
 #include "src/plan/instances.h"
 #include "src/plan/model_spec.h"
+#include "tests/support/sanitized.h"
 
 namespace hwaccel::plan {
 namespace {
@@ -110,18 +111,19 @@ TEST(CatalogueNumbers, PerfClassFractionsRefuseNan) {
 // Many SKUs: every id kept, a duplicate at the end found and located. The
 // speed (300,000 SKUs) is measured in bench/micro/catalogue_bench.cpp.
 TEST(CatalogueNumbers, DuplicateAmongManySkusIsFoundAndLocated) {
-  constexpr int kSkus = 20000;
+  constexpr int kSkus = 20000 / hwaccel::testing::kSanitizedScale;
   std::string text = kHead;
   text.reserve(kSkus * 700);
   for (int i = 0; i < kSkus; ++i) text += sku("s" + std::to_string(i));
   auto ok = parse_catalogue(text, "d.toml");
   ASSERT_TRUE(ok.catalogue) << ok.error;
   EXPECT_EQ(ok.catalogue->skus.size(), std::size_t(kSkus));
-  EXPECT_NE(ok.catalogue->find("s19999"), nullptr);
+  EXPECT_NE(ok.catalogue->find("s" + std::to_string(kSkus - 1)), nullptr);
   text += sku("s777");
   auto dup = parse_catalogue(text, "d.toml");
   ASSERT_FALSE(dup.catalogue);
-  EXPECT_NE(dup.error.find(":6: sku[20000].id: \"s777\" is defined twice"), std::string::npos)
+  EXPECT_NE(dup.error.find(":6: sku[" + std::to_string(kSkus) + "].id: \"s777\" is defined twice"),
+            std::string::npos)
       << dup.error;
 }
 
