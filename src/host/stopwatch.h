@@ -14,14 +14,17 @@ namespace hwaccel {
 class Stopwatch {
  public:
   Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-  // Started when this process started, as near as it can tell: the process's CPU
-  // time so far stands in for the wall time since exec (start-up maps cached
-  // libraries and relocates them: it is CPU-bound). A recorded tool's wall time is
-  // its whole process's, so a simulated one waits from here, not from its first call.
-  static Stopwatch since_process_start() {
+  // Started up to `credit` before now: when this process started, as near as it
+  // can tell, but no earlier than `credit` ago. The process's CPU time so far
+  // stands in for the wall time since exec (start-up maps cached libraries and
+  // relocates them: it is CPU-bound). A recorded tool's wall time is its whole
+  // process's, exec and loading included, so a simulated call waits from here;
+  // the cap keeps a program that has run for long from skipping the wait.
+  static Stopwatch since_process_start(std::chrono::milliseconds credit) {
     Stopwatch watch;
+    const auto ran = std::chrono::nanoseconds(process_cpu_ns());
     watch.start_ -= std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-        std::chrono::nanoseconds(process_cpu_ns()));
+        ran < credit ? ran : std::chrono::nanoseconds(credit));
     return watch;
   }
   double elapsed_ms() const {
