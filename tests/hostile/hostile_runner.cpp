@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "tests/support/run_command.h"
+#include "tests/support/sanitized.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -51,13 +52,8 @@ struct Limits {
 // this runner and the tools alike, Debug) the same work takes several times the CPU
 // and its shadow memory and quarantine add to the RSS: the bounds grow, the
 // assertions stay (a hang or a blow-up is still far past them).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kTimeFactor = 6;
-constexpr long kMemoryFactor = 3;
-#else
-constexpr double kTimeFactor = 1;
-constexpr long kMemoryFactor = 1;
-#endif
+constexpr double kTimeFactor = hwaccel::testing::kSanitized ? 6 : 1;
+constexpr long kMemoryFactor = hwaccel::testing::kSanitized ? 3 : 1;
 
 struct Run {
   std::string exit_class = "error";  // ok | error | sane | N[,N...]
@@ -524,7 +520,7 @@ int run_case(const Case& c) {
   // What a case whose point is its input's size divides it by: 10 under ASan
   // (the same paths checked for memory errors), 1 in the release build, where
   // the time bound is the point.
-  vars["SCALE"] = kTimeFactor > 1 ? "10" : "1";
+  vars["SCALE"] = std::to_string(hwaccel::testing::kSanitizedScale);
   for (const char* d : {"/canary", "/canary/sub", "/logs", "/out", "/home", "/cache", "/tmp",
                         "/sentinel", "/root", "/config"})
     ::mkdir((work + d).c_str(), 0755);
