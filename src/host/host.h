@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,27 @@ struct Timeout {
   std::chrono::milliseconds value{0};
 };
 
+// A run that has started and not yet been waited for (Host::start).
+class StartedRun {
+ public:
+  virtual ~StartedRun() = default;
+  // Waits for the run to end, within the timeout it was started with; once. A
+  // run dropped without finish() is stopped (a process is killed and reaped).
+  virtual ToolRun finish() = 0;
+  // True when finish() answers at once, the run having never started (a tool on
+  // no folder of PATH, say): nothing to wait for.
+  virtual bool answered() const { return false; }
+  // True when the run is under way (a process was started), not asked at finish().
+  virtual bool under_way() const { return false; }
+};
+
+// A run already answered (a tool that could not start, say).
+std::unique_ptr<StartedRun> finished_run(ToolRun answer);
+
+// Waits for all of `runs` at once (one thread each, the first on the calling
+// thread; in turn where no thread can be started): the time of the slowest.
+std::vector<ToolRun> finish_together(std::vector<std::unique_ptr<StartedRun>> runs);
+
 // What is not a file: recorded in a snapshot's `facts`.
 struct Facts {
   std::string os;      // linux | darwin
@@ -68,9 +90,15 @@ class Host {
   // Follows links, like stat(2).
   virtual Result<FileKind> stat(std::string_view path) = 0;
   virtual ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) = 0;
+  // Starts a run and returns at once; its finish() waits for it. The machine
+  // starts the process here, on the calling thread (a probe's thread only waits);
+  // by default, a host that cannot start a run without waiting for it runs it
+  // at finish().
+  virtual std::unique_ptr<StartedRun> start(const std::vector<std::string>& argv,
+                                            Timeout timeout = {});
   // Several runs started together, answered in the order asked: the time of the
-  // slowest, not the sum. By default one thread per run (one after the other
-  // where no thread can be started); a host that answers from memory answers
+  // slowest, not the sum. By default each is started (start()) in turn and all are
+  // waited for at once (finish_together); a host that answers from memory answers
   // them in order, so a replay is exact whatever the machine's timing.
   virtual std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
                                         Timeout timeout = {});

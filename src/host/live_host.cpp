@@ -245,6 +245,10 @@ Result<FileKind> LiveHost::stat(std::string_view path) {
 // describe it anyway. Probes that replay a machine read files; a recording of one
 // carries its tool output.
 ToolRun LiveHost::run(const std::vector<std::string>& argv, Timeout timeout) {
+  return start(argv, timeout)->finish();
+}
+
+std::unique_ptr<StartedRun> LiveHost::start(const std::vector<std::string>& argv, Timeout timeout) {
   ProcessLimits limits;
   limits.timeout = timeout.value.count() > 0 ? timeout.value : options_.default_timeout;
   limits.output_cap = options_.output_cap;
@@ -252,10 +256,10 @@ ToolRun LiveHost::run(const std::vector<std::string>& argv, Timeout timeout) {
     if (auto beside = beside_this_program(argv[0])) {
       auto resolved = argv;
       resolved[0] = *beside;
-      return run_process(resolved, limits);
+      return start_process(resolved, limits);
     }
   }
-  return run_process(argv, limits);
+  return start_process(argv, limits);
 }
 
 std::optional<std::string> LiveHost::env(std::string_view name) {

@@ -27,6 +27,8 @@ class LiveHost : public Host {
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  std::unique_ptr<StartedRun> start(const std::vector<std::string>& argv,
+                                    Timeout timeout = {}) override;
   std::optional<std::string> env(std::string_view name) override;
   const Facts& facts() override;
   std::string now() override;

@@ -27,6 +27,10 @@ class MemoHost : public Host {
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override {
     return inner_.run(argv, timeout);
   }
+  std::unique_ptr<StartedRun> start(const std::vector<std::string>& argv,
+                                    Timeout timeout = {}) override {
+    return inner_.start(argv, timeout);
+  }
   std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
                                 Timeout timeout = {}) override {
     return inner_.run_many(argvs, timeout);

@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -356,82 +358,131 @@ bool has_nul(const std::vector<std::string>& argv) {
                      [](const std::string& a) { return a.find('\0') != std::string::npos; });
 }
 
-ToolRun spawn_and_collect(const std::vector<std::string>& argv, const std::string& path,
-                          const ProcessLimits& limits, Clock::time_point start) {
-  Fd null_in(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  Capture out, err;
-  Fd out_w, err_w, status_r, status_w;
-  if (!null_in.open() || !lift_above_stdio(null_in) || !make_pipe(out.fd, out_w) ||
-      !make_pipe(err.fd, err_w) || !make_pipe(status_r, status_w) ||
-      !set_nonblocking(out.fd.get()) || !set_nonblocking(err.fd.get()) ||
-      !set_nonblocking(status_r.get())) {
-    return cannot_start(ToolOutcome::exited, kCannotExecute,
-                        std::string("pipe: ") + std::strerror(errno));
+// A tool from its start to its end: its pipes and its process. Not movable:
+// the captures write into its own strings.
+class RunningProcess : public StartedRun {
+ public:
+  RunningProcess(const std::vector<std::string>& argv, const ProcessLimits& limits)
+      : limits_(limits), start_(Clock::now()) {
+    try {
+      if (argv.empty() || argv[0].empty()) {
+        answer_ = cannot_start(ToolOutcome::not_found, 0, "empty command");
+      } else if (has_nul(argv)) {
+        answer_ = cannot_start(ToolOutcome::exited, kCannotExecute, "argument contains a NUL byte");
+      } else if (auto path = locate(argv[0]); !path) {
+        answer_ = not_on_path(argv[0]);
+      } else {
+        path_ = *path;
+        spawn(argv);
+      }
+    } catch (const std::exception& e) {  // std::bad_alloc; the Child guard has cleaned up
+      child_.reset();
+      answer_ = cannot_start(ToolOutcome::exited, kCannotExecute, e.what());
+    }
   }
+  RunningProcess(const RunningProcess&) = delete;
+  RunningProcess& operator=(const RunningProcess&) = delete;
 
-  std::vector<std::string> env = child_environment(environ);
-  ChildPlan plan;
-  plan.path = path.c_str();
-  for (const auto& arg : argv) plan.argv.push_back(const_cast<char*>(arg.c_str()));
-  plan.argv.push_back(nullptr);
-  for (auto& entry : env) plan.envp.push_back(entry.data());
-  plan.envp.push_back(nullptr);
-  plan.stdin_fd = null_in.get();
-  plan.stdout_fd = out_w.get();
-  plan.stderr_fd = err_w.get();
-  plan.status_fd = status_w.get();
+  ToolRun finish() override {
+    if (!answer_) {
+      try {
+        answer_ = collect();
+      } catch (const std::exception& e) {
+        answer_ = cannot_start(ToolOutcome::exited, kCannotExecute, e.what());
+      }
+      child_.reset();  // killed and reaped if it still runs
+    }
+    ToolRun run = std::move(*answer_);
+    run.ms = elapsed_ms(start_);
+    return run;
+  }
+  bool answered() const override { return answer_.has_value() && !child_; }
+  bool under_way() const override { return child_.has_value() && !answer_; }
 
-  // vfork: the child only makes system calls until it execs, and the parent
-  // waits for that instead of copying its page tables (and taking a
-  // copy-on-write fault for every page it touches while the tool starts).
-  // Signals stay blocked until the child has reset their handlers (it shares
-  // our memory until exec: a handler of ours must never run in it).
-  sigset_t all, previous;
-  sigfillset(&all);
-  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+ private:
+  void spawn(const std::vector<std::string>& argv) {
+    Fd null_in(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    Fd out_w, err_w, status_w;
+    if (!null_in.open() || !lift_above_stdio(null_in) || !make_pipe(out_.fd, out_w) ||
+        !make_pipe(err_.fd, err_w) || !make_pipe(status_r_, status_w) ||
+        !set_nonblocking(out_.fd.get()) || !set_nonblocking(err_.fd.get()) ||
+        !set_nonblocking(status_r_.get())) {
+      answer_ = cannot_start(ToolOutcome::exited, kCannotExecute,
+                             std::string("pipe: ") + std::strerror(errno));
+      return;
+    }
+
+    std::vector<std::string> env = child_environment(environ);
+    ChildPlan plan;
+    plan.path = path_.c_str();
+    for (const auto& arg : argv) plan.argv.push_back(const_cast<char*>(arg.c_str()));
+    plan.argv.push_back(nullptr);
+    for (auto& entry : env) plan.envp.push_back(entry.data());
+    plan.envp.push_back(nullptr);
+    plan.stdin_fd = null_in.get();
+    plan.stdout_fd = out_w.get();
+    plan.stderr_fd = err_w.get();
+    plan.status_fd = status_w.get();
+
+    // vfork: the child only makes system calls until it execs, and the parent
+    // waits for that instead of copying its page tables (and taking a
+    // copy-on-write fault for every page it touches while the tool starts).
+    // Signals stay blocked until the child has reset their handlers (it shares
+    // our memory until exec: a handler of ours must never run in it).
+    sigset_t all, previous;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &previous);
 #if defined(__SANITIZE_ADDRESS__)
-  pid_t pid = ::fork();  // AddressSanitizer's shadow of our stack would be shared too
+    pid_t pid = ::fork();  // AddressSanitizer's shadow of our stack would be shared too
 #else
-  pid_t pid = ::vfork();
+    pid_t pid = ::vfork();
 #endif
-  if (pid == 0) exec_child(plan);
-  const int vfork_error = errno;
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  if (pid < 0) {
-    return cannot_start(ToolOutcome::exited, kCannotExecute,
-                        std::string("vfork: ") + std::strerror(vfork_error));
+    if (pid == 0) exec_child(plan);
+    const int vfork_error = errno;
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (pid < 0) {
+      answer_ = cannot_start(ToolOutcome::exited, kCannotExecute,
+                             std::string("vfork: ") + std::strerror(vfork_error));
+      return;
+    }
+    // Also here, so that a deadline kill right away already finds the group.
+    ::setpgid(pid, pid);
+    child_.emplace(pid);
+    // Our copies of the child's ends go (when this returns), or the pipes would
+    // never reach EOF.
   }
 
-  // Also here, so that a deadline kill right away already finds the group.
-  ::setpgid(pid, pid);
-  // Our copies of the child's ends go, or the pipes would never reach EOF.
-  null_in.reset();
-  out_w.reset();
-  err_w.reset();
-  status_w.reset();
+  ToolRun collect() {
+    out_.sink = &out_text_;
+    err_.sink = &err_text_;
+    out_.cap = err_.cap = limits_.output_cap;
+    const bool timed_out = pump_until_done(*child_, out_, err_, start_ + limits_.timeout);
+    if (timed_out) {
+      child_->kill_and_reap();
+      // What the tool printed before it was killed helps say why it hung.
+      out_.pump(kReadsPerWake);
+      err_.pump(kReadsPerWake);
+    }
 
-  std::string out_text, err_text;
-  out.sink = &out_text;
-  err.sink = &err_text;
-  out.cap = err.cap = limits.output_cap;
-  Child child(pid);
-  const bool timed_out = pump_until_done(child, out, err, start + limits.timeout);
-  if (timed_out) {
-    child.kill_and_reap();
-    // What the tool printed before it was killed helps say why it hung.
-    out.pump(kReadsPerWake);
-    err.pump(kReadsPerWake);
+    if (int error = exec_error(status_r_.get()); error != 0 && !timed_out) {
+      return exec_failure(path_, error);
+    }
+    ToolRun run = outcome_of(child_->status(), timed_out);
+    run.out = std::move(out_text_);
+    run.err = std::move(err_text_);
+    run.truncated = out_.truncated || err_.truncated;
+    return run;
   }
 
-  if (int error = exec_error(status_r.get()); error != 0 && !timed_out) {
-    return exec_failure(path, error);
-  }
-  ToolRun run = outcome_of(child.status(), timed_out);
-  run.out = std::move(out_text);
-  run.err = std::move(err_text);
-  run.truncated = out.truncated || err.truncated;
-  return run;
-}
+  ProcessLimits limits_;
+  Clock::time_point start_;
+  std::string path_;
+  Fd status_r_;
+  Capture out_, err_;
+  std::string out_text_, err_text_;
+  std::optional<Child> child_;     // after the pipes: killed and reaped before they close
+  std::optional<ToolRun> answer_;  // set when it could not start, and once finished
+};
 
 }  // namespace
 
@@ -471,28 +522,13 @@ std::vector<std::string> child_environment(const char* const* env) {
   return out;
 }
 
-ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& limits) {
-  const auto start = Clock::now();
-  ToolRun run;
-  try {
-    if (argv.empty() || argv[0].empty()) {
-      run = cannot_start(ToolOutcome::not_found, 0, "empty command");
-    } else if (has_nul(argv)) {
-      run = cannot_start(ToolOutcome::exited, kCannotExecute, "argument contains a NUL byte");
-    } else if (auto path = locate(argv[0]); !path) {
-      run = not_on_path(argv[0]);
-    } else {
-      run = spawn_and_collect(argv, *path, limits, start);
-    }
-  } catch (const std::exception& e) {  // std::bad_alloc; the Child guard has cleaned up
-    run = cannot_start(ToolOutcome::exited, kCannotExecute, e.what());
-  }
-  run.ms = elapsed_ms(start);
-  return run;
+std::unique_ptr<StartedRun> start_process(const std::vector<std::string>& argv,
+                                          const ProcessLimits& limits) {
+  return std::make_unique<RunningProcess>(argv, limits);
 }
 
-bool tool_could_start(const std::string& name) {
-  return locate(name).has_value();
+ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& limits) {
+  return start_process(argv, limits)->finish();
 }
 
 ToolRun not_on_path(const std::string& name) {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,13 +48,12 @@ std::vector<std::string> child_environment(const char* const* env);
 // and the reason in `err`. Never throws; leaves no fds or zombies behind.
 ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& limits);
 
-// False when run_process would answer not_found at once, without starting a
-// process: a bare name that is on no folder of the real PATH. Detection runs
-// such a probe on its own thread only when its tool could start (and hang).
-bool tool_could_start(const std::string& name);
+// The same run, started now (the process is spawned on the calling thread) and
+// waited for by finish(), on any thread; the deadline counts from now.
+std::unique_ptr<StartedRun> start_process(const std::vector<std::string>& argv,
+                                          const ProcessLimits& limits);
 
-// What run_process answers for a bare name on no folder of PATH (detection
-// gives it without searching PATH a second time).
+// What run_process answers for a bare name on no folder of PATH.
 ToolRun not_on_path(const std::string& name);
 
 }  // namespace hwaccel

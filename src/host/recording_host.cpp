@@ -1,6 +1,9 @@
 #include "src/host/recording_host.h"
 
+#include <functional>
 #include <map>
+#include <memory>
+#include <utility>
 
 #include "src/host/path.h"
 
@@ -185,6 +188,36 @@ ToolRun RecordingHost::run(const std::vector<std::string>& argv, Timeout timeout
   ToolRun result = inner_.run(argv, timeout);
   record_run(argv, result);
   return result;
+}
+
+namespace {
+
+class RecordedRun : public StartedRun {
+ public:
+  RecordedRun(std::unique_ptr<StartedRun> inner, std::vector<std::string> argv,
+              std::function<void(const std::vector<std::string>&, const ToolRun&)> record)
+      : inner_(std::move(inner)), argv_(std::move(argv)), record_(std::move(record)) {}
+  ToolRun finish() override {
+    ToolRun run = inner_->finish();
+    record_(argv_, run);
+    return run;
+  }
+  bool answered() const override { return inner_->answered(); }
+  bool under_way() const override { return inner_->under_way(); }
+
+ private:
+  std::unique_ptr<StartedRun> inner_;
+  std::vector<std::string> argv_;
+  std::function<void(const std::vector<std::string>&, const ToolRun&)> record_;
+};
+
+}  // namespace
+
+std::unique_ptr<StartedRun> RecordingHost::start(const std::vector<std::string>& argv,
+                                                 Timeout timeout) {
+  return std::make_unique<RecordedRun>(inner_.start(argv, timeout), argv,
+                                       [this](const std::vector<std::string>& asked,
+                                              const ToolRun& run) { record_run(asked, run); });
 }
 
 // Passed through whole, so the inner host starts them together as it would.

@@ -21,6 +21,9 @@ class RecordingHost : public Host {
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;
   ToolRun run(const std::vector<std::string>& argv, Timeout timeout = {}) override;
+  // Recorded when it is finished: a run dropped unfinished was never answered.
+  std::unique_ptr<StartedRun> start(const std::vector<std::string>& argv,
+                                    Timeout timeout = {}) override;
   std::vector<ToolRun> run_many(const std::vector<std::vector<std::string>>& argvs,
                                 Timeout timeout = {}) override;
   bool knows_run(const std::vector<std::string>& argv) override { return inner_.knows_run(argv); }

@@ -6,7 +6,6 @@
 #include <optional>
 #include <set>
 
-#include "src/host/live_host.h"
 #include "src/host/memo_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/stopwatch.h"
@@ -79,23 +78,29 @@ ProbeResult run_guarded(const Probe& probe, Host& host) {
   }
 }
 
-// The probe on the calling thread, through a ProbeGate: its result, or nullopt
-// when it asked to run a tool and must run again on a thread of its own.
-std::optional<ProbeResult> run_inline(const Probe& probe, Host& host, bool live) {
-  ProbeGate gate(host, live);
+// The probe on the calling thread, through a ProbeGate: its result, or none
+// when it asked to run a tool and must run again on a thread of its own (with
+// the runs it asked for, already started).
+struct InlineAttempt {
+  std::optional<ProbeResult> result;
+  std::vector<StartedTool> started;
+};
+
+InlineAttempt run_inline(const Probe& probe, Host& host) {
+  ProbeGate gate(host);
+  InlineAttempt attempt;
   try {
     ProbeResult r = probe.run(gate);
-    if (gate.wanted_a_tool()) return std::nullopt;  // it swallowed the stop
-    return r;
+    if (!gate.wanted_a_tool()) attempt.result = std::move(r);  // else it swallowed the stop
   } catch (const ProbeWantsATool&) {
-    return std::nullopt;
   } catch (const std::exception& e) {
-    if (gate.wanted_a_tool()) return std::nullopt;
-    return internal_error(probe, std::string("internal error: ") + e.what());
+    if (!gate.wanted_a_tool())
+      attempt.result = internal_error(probe, std::string("internal error: ") + e.what());
   } catch (...) {
-    if (gate.wanted_a_tool()) return std::nullopt;
-    return internal_error(probe, "internal error");
+    if (!gate.wanted_a_tool()) attempt.result = internal_error(probe, "internal error");
   }
+  attempt.started = gate.take_started();
+  return attempt;
 }
 
 // A backend that lists one physical device twice (a tool whose output was
@@ -136,7 +141,6 @@ Detection detect(Host& machine, const DetectOptions& options) {
   Stopwatch whole;
   // A replayed snapshot answers every run() at once: no thread is ever needed.
   const bool instant = dynamic_cast<SnapshotHost*>(&machine) != nullptr;
-  const bool live = dynamic_cast<LiveHost*>(&machine) != nullptr;
   // Backends ask the same questions (the PCI bus, /proc/cpuinfo): each file is
   // read from the machine once per detection.
   MemoHost host(machine);
@@ -183,15 +187,18 @@ Detection detect(Host& machine, const DetectOptions& options) {
       done[i] = Timed{std::move(r), watch.elapsed_ms()};
       continue;
     }
-    if (auto r = run_inline(*p, host, live)) {
-      done[i] = Timed{std::move(*r), watch.elapsed_ms()};
+    InlineAttempt attempt = run_inline(*p, host);
+    if (attempt.result) {
+      done[i] = Timed{std::move(*attempt.result), watch.elapsed_ms()};
       continue;
     }
-    threaded[i] = std::async(std::launch::async, [p, &host] {
-      Stopwatch thread_watch;
-      ProbeResult r = run_guarded(*p, host);
-      return Timed{std::move(r), thread_watch.elapsed_ms()};
-    });
+    // Its time counts from the attempt here: the runs it asked for started then.
+    threaded[i] = std::async(std::launch::async,
+                             [p, &host, watch, started = std::move(attempt.started)]() mutable {
+                               HeadStartHost head_start(host, std::move(started));
+                               ProbeResult r = run_guarded(*p, head_start);
+                               return Timed{std::move(r), watch.elapsed_ms()};
+                             });
   }
 
   // The system around the devices (ports, storage, environment): files only.

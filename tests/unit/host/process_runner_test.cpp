@@ -5,7 +5,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -225,6 +227,53 @@ TEST(ProcessRunner, ToolRunsInItsOwnProcessGroup) {
   auto newline = run.out.find('\n');
   ASSERT_NE(newline, std::string::npos);
   EXPECT_EQ(run.out.substr(newline + 1), run.out.substr(0, newline) + "\n");
+}
+
+// start_process: the tool runs from the call on, before anyone waits for it.
+TEST(ProcessRunner, AStartedToolRunsBeforeItIsWaitedFor) {
+  TempDir dir;
+  const std::string mark = (dir.path() / "mark").string();
+  auto started = start_process({"/bin/sh", "-c", "echo here > \"$0\"; echo out", mark}, {});
+  ASSERT_TRUE(started->under_way());
+  EXPECT_FALSE(started->answered());
+  for (int i = 0; i < 500 && !fs::exists(mark); ++i) ::usleep(10'000);
+  EXPECT_TRUE(fs::exists(mark)) << "the tool did not run before finish()";
+  ToolRun run = started->finish();
+  ASSERT_TRUE(run.ok()) << run.err;
+  EXPECT_EQ(run.out, "out\n");
+}
+
+TEST(ProcessRunner, AToolThatCannotStartIsAnsweredAtOnce) {
+  auto started = start_process({"hwaccel-no-such-tool-anywhere"}, {});
+  EXPECT_TRUE(started->answered());
+  EXPECT_FALSE(started->under_way());
+  EXPECT_EQ(started->finish().outcome, ToolOutcome::not_found);
+}
+
+// The deadline counts from the start, not from the wait.
+TEST(ProcessRunner, AStartedToolsDeadlineCountsFromItsStart) {
+  ProcessLimits limits;
+  limits.timeout = std::chrono::milliseconds(100);
+  auto started = start_process({"/bin/sh", "-c", "sleep 3"}, limits);
+  ::usleep(300'000);
+  ToolRun run = started->finish();
+  EXPECT_EQ(run.outcome, ToolOutcome::timeout);
+  EXPECT_LT(run.ms, 2000) << "waited the tool out instead of its deadline";
+}
+
+// A started run dropped unfinished leaves no process behind.
+TEST(ProcessRunner, AStartedToolDroppedUnfinishedIsKilled) {
+  TempDir dir;
+  const std::string pid_file = (dir.path() / "pid").string();
+  auto started = start_process(
+      {"/bin/sh", "-c", "echo $$ > \"$0.tmp\"; mv \"$0.tmp\" \"$0\"; sleep 30", pid_file}, {});
+  for (int i = 0; i < 500 && !fs::exists(pid_file); ++i) ::usleep(10'000);
+  ASSERT_TRUE(fs::exists(pid_file));
+  pid_t pid = 0;
+  std::ifstream(pid_file) >> pid;
+  ASSERT_GT(pid, 0);
+  started.reset();
+  EXPECT_NE(::kill(pid, 0), 0) << "the tool still runs (or is an unreaped zombie)";
 }
 
 }  // namespace
