@@ -14,45 +14,25 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <thread>
 #include <utility>
+
+#include "src/host/child_process.h"
 
 extern char** environ;
 
 namespace hwaccel {
 namespace {
 
+using process::Child;
+using process::Fd;
+using process::kExitPollSliceMs;
+
 using Clock = std::chrono::steady_clock;
 
-// How long a child killed at its deadline may take to die before it is left to a
-// background reaper (a process stuck in the kernel, say in a GPU driver ioctl,
-// cannot die until the call returns; the run must not wait for that).
-constexpr std::chrono::milliseconds kKillGrace{1000};
-// Without a pidfd, how often the loop looks whether the child has exited.
-constexpr int kExitPollSliceMs = 10;
 constexpr std::size_t kReadChunk = 64 * 1024;
 // Reads per wake-up, so that a fast writer cannot starve the deadline check.
 constexpr int kReadsPerWake = 16;
 constexpr int kCannotExecute = 126;
-
-// A file descriptor that closes itself.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  bool open() const { return fd_ >= 0; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
 
 // Moves `fd` above stdio. When the parent runs with fd 0-2 closed, a pipe could land
 // there and be clobbered by the child's dup2 onto 0, 1, 2.
@@ -142,113 +122,6 @@ void close_inherited_fds_on_exec() {
 }
 
 // ---- the parent side ----
-
-// HWACCEL_NO_PIDFD builds the fallback (polling in slices) for testing it.
-int open_pidfd(pid_t pid) {
-#if defined(__linux__) && defined(SYS_pidfd_open) && !defined(HWACCEL_NO_PIDFD)
-  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // -1 before Linux 5.3
-#else
-  (void)pid;
-  return -1;
-#endif
-}
-
-// Kills the child's whole process group (and the child itself, should it have
-// left the group), and reaps it. Owns the child until then: an early return or an
-// exception cannot leave a running tool or a zombie behind.
-class Child {
- public:
-  explicit Child(pid_t pid) : pid_(pid), pidfd_(open_pidfd(pid)) {}
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-  ~Child() {
-    if (!reaped_) kill_and_reap();
-  }
-
-  int pidfd() const { return pidfd_.get(); }
-  bool reaped() const { return reaped_; }
-  int status() const { return status_; }
-
-  // True once the child has exited; then its group is killed (grandchildren that
-  // still hold our pipes would otherwise keep the run going) and it is reaped.
-  // The group is killed before reaping: while the child is an unreaped zombie its
-  // pid, which names the group, cannot be reused by an unrelated process.
-  bool poll_exit() {
-    if (reaped_) return true;
-    siginfo_t info{};
-    int rc = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT);
-    if (rc != 0) {
-      if (errno == EINTR) return false;
-      // ECHILD: SIGCHLD is ignored in this process and the kernel reaped the child
-      // itself; its status is lost and its pid may already be reused, so no kill.
-      // Report an exit code that no tool uses for success.
-      reaped_ = true;
-      status_ = 255 << 8;
-      return true;
-    }
-    if (info.si_pid == 0) return false;  // still running
-    kill_group();
-    reap_blocking();
-    return true;
-  }
-
-  // At the deadline: kill, then reap within a grace period or hand the reaping to a
-  // detached thread (the process may be stuck in the kernel; it dies when it leaves).
-  void kill_and_reap() {
-    kill_group();
-    const auto give_up = Clock::now() + kKillGrace;
-    while (Clock::now() < give_up) {
-      int status = 0;
-      pid_t rc = ::waitpid(pid_, &status, WNOHANG);
-      if (rc == pid_ || (rc < 0 && errno != EINTR)) {
-        reaped_ = true;
-        status_ = status;
-        return;
-      }
-      wait_briefly();
-    }
-    reaped_ = true;  // from here on, the reaper's
-    try {
-      std::thread([pid = pid_] {
-        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-        }
-      }).detach();
-    } catch (...) {
-      // No thread to spare: the zombie stays until this process exits.
-    }
-  }
-
- private:
-  void kill_group() {
-    ::kill(-pid_, SIGKILL);
-    ::kill(pid_, SIGKILL);
-  }
-
-  void reap_blocking() {
-    int status = 0;
-    pid_t rc;
-    do {
-      rc = ::waitpid(pid_, &status, 0);
-    } while (rc < 0 && errno == EINTR);
-    status_ = rc == pid_ ? status : (255 << 8);  // ECHILD, as in poll_exit
-    reaped_ = true;
-  }
-
-  void wait_briefly() {
-    if (pidfd_.open()) {
-      pollfd p{pidfd_.get(), POLLIN, 0};
-      ::poll(&p, 1, kExitPollSliceMs);
-    } else {
-      ::poll(nullptr, 0, 2);
-    }
-  }
-
-  pid_t pid_;
-  Fd pidfd_;
-  bool reaped_ = false;
-  int status_ = 0;
-};
-
 // One output stream of the child: what is kept, up to the cap.
 struct Capture {
   Fd fd;
