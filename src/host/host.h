@@ -45,8 +45,8 @@ struct Timeout {
 class StartedRun {
  public:
   virtual ~StartedRun() = default;
-  // Waits for the run to end, within the timeout it was started with; once. A
-  // run dropped without finish() is stopped (a process is killed and reaped).
+  // Waits for the run to end (its deadline counts from the start; nothing reads its output before
+  // finish(), so ask soon); once. Dropped unfinished, it is stopped (killed and reaped).
   virtual ToolRun finish() = 0;
   // True when finish() answers at once, the run having never started (a tool on
   // no folder of PATH, say): nothing to wait for.

@@ -160,7 +160,14 @@ bool pump_until_done(Child& child, Capture& out, Capture& err, Clock::time_point
     child.poll_exit();
     if (child.reaped() && !out.fd.open() && !err.fd.open()) return false;
     const auto now = Clock::now();
-    if (now >= deadline) return !child.reaped();
+    if (now >= deadline) {
+      if (!child.reaped()) return true;
+      // It has ended, and is only now waited for (a run started early and finished
+      // late): what it wrote is still in the pipes, at most their size each.
+      out.pump(kReadsPerWake);
+      err.pump(kReadsPerWake);
+      return false;
+    }
 
     pollfd fds[3];
     nfds_t count = 0;

@@ -261,6 +261,19 @@ TEST(ProcessRunner, AStartedToolsDeadlineCountsFromItsStart) {
   EXPECT_LT(run.ms, 2000) << "waited the tool out instead of its deadline";
 }
 
+// Waited for only after its deadline, a tool that had ended in time keeps its output.
+TEST(ProcessRunner, AToolThatEndedBeforeALateWaitKeepsItsOutput) {
+  ProcessLimits limits;
+  limits.timeout = std::chrono::milliseconds(100);
+  auto started = start_process({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, limits);
+  ::usleep(400'000);
+  ToolRun run = started->finish();
+  EXPECT_EQ(run.outcome, ToolOutcome::exited);
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(run.out, "out\n");
+  EXPECT_EQ(run.err, "err\n");
+}
+
 // A started run dropped unfinished leaves no process behind.
 TEST(ProcessRunner, AStartedToolDroppedUnfinishedIsKilled) {
   TempDir dir;
