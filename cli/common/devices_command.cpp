@@ -11,6 +11,7 @@
 #include "src/host/snapshot_host.h"
 #include "src/host/text_file.h"
 #include "src/registry/detection.h"
+#include "src/registry/request_text.h"
 #include "src/registry/reserve.h"
 #include "src/registry/saved_detection.h"
 #include "src/registry/selection.h"
@@ -47,7 +48,8 @@ void add_select_flags(CLI::App& cmd, DevicesArgs& args) {
   cmd.add_option("--device", args.device, "Same as the positional request");
   cmd.add_option("--backend", args.backend, "Only this backend (cuda, rocm, ...)");
   cmd.add_option("--require", args.require,
-                 "gpu | npu | tpu | accelerator | mem>=SIZE (repeatable)");
+                 "gpu | npu | tpu | accelerator | mem>=SIZE, or several in one "
+                 "(\"gpu mem>=40G\"), as the APIs take them (repeatable)");
 }
 
 namespace {
@@ -139,14 +141,12 @@ int run_select(const DevicesArgs& args) {
   Request request;
   request.device = args.device;
   request.backend = args.backend;
-  for (const auto& text : args.require) {
-    auto r = parse_requirement(text);
-    if (!r) {
-      std::cerr << "error: --require \"" << text
-                << "\": expected gpu, npu, tpu, accelerator or mem>=SIZE (e.g. mem>=40G)\n";
+  for (const auto& text : args.require) {  // the APIs' request grammar ("gpu mem>=40G")
+    std::string error = add_request_text(request, text);
+    if (!error.empty()) {
+      std::cerr << "error: --require: " << error << "\n";
       return kExitUsage;
     }
-    request.requirements.push_back(*r);
   }
   Prepared p = prepare(args);
   if (p.exit != kExitOk) return p.exit;

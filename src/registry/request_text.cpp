@@ -4,10 +4,8 @@
 
 namespace hwaccel {
 
-ParsedRequest parse_request_text(const std::string& text) {
-  ParsedRequest out;
-  Request request;
-  std::string token;
+std::string add_request_text(Request& request, const std::string& text) {
+  std::string error;
   auto take = [&](const std::string& t) -> bool {
     if (t.empty()) return true;
     if (auto r = parse_requirement(t)) {
@@ -17,7 +15,7 @@ ParsedRequest parse_request_text(const std::string& text) {
     std::string name = t.rfind("backend=", 0) == 0 ? t.substr(8) : t;
     if (t.find(':') != std::string::npos) {
       if (!request.device.empty()) {
-        out.error = "request \"" + text + "\": two devices (" + request.device + ", " + t + ")";
+        error = "request \"" + text + "\": two devices (" + request.device + ", " + t + ")";
         return false;
       }
       request.device = t;
@@ -25,28 +23,35 @@ ParsedRequest parse_request_text(const std::string& text) {
     }
     if (is_known_backend(name)) {
       if (!request.backend.empty()) {
-        out.error =
-            "request \"" + text + "\": two backends (" + request.backend + ", " + name + ")";
+        error = "request \"" + text + "\": two backends (" + request.backend + ", " + name + ")";
         return false;
       }
       request.backend = name;
       return true;
     }
-    out.error = "request \"" + text + "\": \"" + t +
-                "\" is not a device (cuda:1, pci:ADDRESS), a backend (cuda, rocm, ...) or a "
-                "requirement (gpu, npu, tpu, accelerator, mem>=SIZE)";
+    error = "request \"" + text + "\": \"" + t +
+            "\" is not a device (cuda:1, pci:ADDRESS), a backend (cuda, rocm, ...) or a "
+            "requirement (gpu, npu, tpu, accelerator, mem>=SIZE)";
     return false;
   };
+  std::string token;
   for (char c : text) {
     if (c == ' ' || c == ',' || c == '\t') {
-      if (!take(token)) return out;
+      if (!take(token)) return error;
       token.clear();
     } else {
       token += c;
     }
   }
-  if (!take(token)) return out;
-  out.request = request;
+  take(token);
+  return error;
+}
+
+ParsedRequest parse_request_text(const std::string& text) {
+  ParsedRequest out;
+  Request request;
+  out.error = add_request_text(request, text);
+  if (out.error.empty()) out.request = std::move(request);
   return out;
 }
 

@@ -232,6 +232,9 @@ RequestResult resolve_request(const Detection& d, const Request& request,
         !(e.partition && e.partition->parent_physical_id == "pci:" + pci))
       continue;
     in_scope_at_all = true;
+    // A partitioned (MIG) GPU is offered only through its instances: named, it
+    // answers "partitioned" (8); it never satisfies a requirement itself (9).
+    if (e.partitioned && request.device.empty()) continue;
     if (!satisfies_all(e, request.requirements)) continue;
     fitting.push_back(i);
     if (offerable(e)) offered.push_back(i);

@@ -70,6 +70,7 @@ std::string render_select_json(const Detection& d, const Reserve& reserve, const
   } else {
     doc["device"] = nullptr;
   }
+  doc["source"] = choice.source;  // required by hwaccel-select/1, as in devices
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

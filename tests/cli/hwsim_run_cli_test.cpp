@@ -367,8 +367,8 @@ TEST(HwsimDiff, SnapshotsAndReports) {
 }
 
 TEST(HwsimImport, HwlocTarballWithAToolOutput) {
-  std::string archive = shared_path("real-captures/hwloc-40intel64-4n10c+pci-conflicts.tar.bz2");
-  if (!fs::exists(archive)) GTEST_SKIP() << "real capture not found: " << archive;
+  std::string archive = real_capture_path("hwloc-40intel64-4n10c+pci-conflicts.tar.bz2");
+  if (!fs::exists(archive)) GTEST_FAIL() << "real capture not found: " << archive;
   // tmpfs when there is one: extracting 9,000 files to a busy disk takes 30 s.
   auto shm = run_command("mktemp -d /dev/shm/hwsim-import-XXXXXX");
   std::string dir = shm.exit_code == 0 ? shm.out.substr(0, shm.out.find('\n')) : make_temp_dir();

@@ -8,7 +8,7 @@
 set -u
 hwaccel=$1 src=$2
 if ! command -v buildah >/dev/null 2>&1; then
-  [ "${CI:-}" = true ] && { echo "container_image: buildah missing (ci/setup installs it)"; exit 1; }
+  [ "${CI:-}" = true ] && { echo "container_image: buildah missing (ci/setup fleet installs it)"; exit 1; }
   echo "container_image: buildah missing: skipped"; exit 77
 fi
 tmp=$(mktemp -d)

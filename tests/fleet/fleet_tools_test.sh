@@ -25,7 +25,7 @@ bad() { say "FAIL: $*"; fail=1; }
 need() {
   for t in "$@"; do
     command -v "$t" >/dev/null 2>&1 && continue
-    [ "${CI:-}" = true ] && { say "$t missing (ci/setup installs it)"; exit 1; }
+    [ "${CI:-}" = true ] && { say "$t missing (ci/setup fleet installs it)"; exit 1; }
     say "$t missing: skipped"; exit 77
   done
 }

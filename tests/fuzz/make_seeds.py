@@ -3,12 +3,11 @@
 
 Seeds come from the project's fixtures (fixtures/hosts/*.yaml: the files and tool
 outputs inside each snapshot, the snapshots themselves, the golden detect.json)
-and from the shared real captures, read where they are and never copied into the
-repository (../shared/real-captures/: the nvidia-smi captures split into their
-sections, the procfs ttar archive, the hwloc tarballs). Output:
+and from the real captures in fixtures/real/ (the nvidia-smi captures split into
+their sections, the procfs ttar archive, the hwloc tarballs). Output:
 OUT/<target>/<sha1 of the content>, for ci/fuzz to pass to each target.
 
-Usage: make_seeds.py --out build-fuzz/seeds [--shared ../shared/real-captures]
+Usage: make_seeds.py --out build-fuzz/seeds [--captures fixtures/real]
 """
 import argparse
 import fnmatch
@@ -51,7 +50,7 @@ FILE_TARGETS = [
 ]
 
 # Texts nobody has a file of: the driver failure messages quoted in
-# ../shared/real-captures/README.md, and a few CUDA_VISIBLE_DEVICES values.
+# fixtures/real/README.md, and a few CUDA_VISIBLE_DEVICES values.
 EXTRA = {
     "nvidia_smi_errors": [
         "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
@@ -103,7 +102,7 @@ EXTRA = {
         "|                                                             1     1     0   |\n",
         "|   0  MIG 3g.40gb          9        2          0:4     |\n",
     ],
-    # The no-driver stderr of shared/real-captures/README.md, and link targets.
+    # The no-driver stderr of fixtures/real/README.md, and link targets.
     "neuron_ls_json": [
         'level=fatal msg="Failed to load MLA system information" error="failed to discover '
         'Neuron devices"\n',
@@ -478,17 +477,16 @@ def ttar_chunks(text, size=16 * 1024):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
-    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared", "real-captures"))
+    parser.add_argument("--captures", default=os.path.join(ROOT, "fixtures", "real"))
     args = parser.parse_args()
     seeds = Seeds(args.out)
     from_fixtures(seeds)
     from_sources(seeds)
     from_regressions(seeds)
-    if os.path.isdir(args.shared):
-        from_nvidia_captures(seeds, args.shared)
-        from_archives(seeds, args.shared)
-    else:
-        print(f"make_seeds: {args.shared} not found; seeds from the fixtures only", file=sys.stderr)
+    if not os.path.isdir(args.captures):
+        sys.exit(f"make_seeds: {args.captures} not found (fixtures/real is part of the repository)")
+    from_nvidia_captures(seeds, args.captures)
+    from_archives(seeds, args.captures)
     from_kernel_tree(seeds)
     for target, texts in EXTRA.items():
         for text in texts:

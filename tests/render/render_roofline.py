@@ -70,7 +70,7 @@ def main():
     hwaccel, source = sys.argv[1], sys.argv[2]
     chromium = shutil.which("chromium")
     if not chromium:
-        message = "chromium is not installed (Debian package `chromium`; ci/setup installs it)"
+        message = "chromium is not installed (Debian package `chromium`; ci/setup render installs it)"
         if os.environ.get("CI") == "true":
             fail(message)
         print("SKIP: " + message)

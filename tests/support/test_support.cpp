@@ -25,8 +25,8 @@ std::string source_path(const std::string& relative) {
   return std::string(HWACCEL_SOURCE_DIR) + "/" + relative;
 }
 
-std::string shared_path(const std::string& relative) {
-  return std::string(HWACCEL_SHARED_DIR) + "/" + relative;
+std::string real_capture_path(const std::string& name) {
+  return source_path("fixtures/real/" + name);
 }
 
 std::string test_name(std::string text) {

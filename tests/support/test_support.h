@@ -1,5 +1,6 @@
 // Helpers for tests: an in-memory Host, and reading files of the repo and of
-// ../shared/real-captures. Tests may touch the disk; src/ may not.
+// fixtures/real (the real captures, in the repo). Tests may touch the disk;
+// src/ may not; no test reads outside the repository.
 #pragma once
 
 #include <filesystem>
@@ -14,8 +15,8 @@ namespace hwaccel::testing {
 
 // Reads a whole file; nullopt when it cannot be read.
 std::optional<std::string> slurp(const std::string& path);
-std::string source_path(const std::string& relative);  // under the repo root
-std::string shared_path(const std::string& relative);  // under ../shared
+std::string source_path(const std::string& relative);    // under the repo root
+std::string real_capture_path(const std::string& name);  // under fixtures/real
 
 // The names (stems) of fixtures/hosts/*.yaml, sorted: every test that runs
 // over all fixture hosts uses this one list.

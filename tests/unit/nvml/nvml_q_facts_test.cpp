@@ -10,7 +10,7 @@ namespace hwaccel::nvml {
 namespace {
 
 std::string q_section(const char* capture) {
-  auto text = testing::slurp(testing::shared_path("real-captures/" + std::string(capture)));
+  auto text = testing::slurp(testing::real_capture_path(std::string(capture)));
   EXPECT_TRUE(text) << capture;
   auto section = testing::capture_section(text.value_or(""), "nvidia-smi -q");
   return section.value_or("");

@@ -1,4 +1,4 @@
-// Conformance over the real nvidia-smi captures in ../shared/real-captures:
+// Conformance over the real nvidia-smi captures in fixtures/real:
 // the probe, fed each capture's own -L, topo -m and --query-gpu sections,
 // finds the right GPUs, names, memory, bus ids and MIG instances.
 #include <gtest/gtest.h>
@@ -71,7 +71,7 @@ struct Sections {
 };
 
 std::optional<Sections> sections(const std::string& file) {
-  auto text = testing::slurp(testing::shared_path("real-captures/" + file));
+  auto text = testing::slurp(testing::real_capture_path(file));
   if (!text) return std::nullopt;
   auto query = testing::capture_section(*text, "nvidia-smi --query-gpu=");
   auto list = testing::capture_section(*text, "nvidia-smi -L");
@@ -92,7 +92,7 @@ class CudaRealCapture : public ::testing::TestWithParam<Capture> {};
 TEST_P(CudaRealCapture, ProbeFindsTheGpuAndItsMigInstances) {
   const Capture& c = GetParam();
   auto s = sections(c.file);
-  if (!s) GTEST_SKIP() << "real capture not found (or a section missing): " << c.file;
+  if (!s) GTEST_FAIL() << "real capture not found (or a section missing): " << c.file;
   testing::FakeHost host;
   host.tools[cuda_query_argv(cuda_query_fields())] = ok(s->query);
   host.tools[cuda_list_argv()] = ok(s->list);
@@ -135,7 +135,7 @@ TEST_P(CudaRealCapture, ProbeFindsTheGpuAndItsMigInstances) {
 TEST_P(CudaRealCapture, TopologySectionParses) {
   const Capture& c = GetParam();
   auto s = sections(c.file);
-  if (!s) GTEST_SKIP() << "real capture not found (or a section missing): " << c.file;
+  if (!s) GTEST_FAIL() << "real capture not found (or a section missing): " << c.file;
   auto topo = parse_nvidia_smi_topo(s->topo);
   EXPECT_TRUE(topo.problems.empty()) << topo.problems.front();
   ASSERT_EQ(topo.gpus.size(), 1u);
@@ -147,7 +147,7 @@ TEST_P(CudaRealCapture, TopologySectionParses) {
 TEST_P(CudaRealCapture, ListSectionParses) {
   const Capture& c = GetParam();
   auto s = sections(c.file);
-  if (!s) GTEST_SKIP() << "real capture not found (or a section missing): " << c.file;
+  if (!s) GTEST_FAIL() << "real capture not found (or a section missing): " << c.file;
   auto list = parse_nvidia_smi_list(s->list);
   EXPECT_TRUE(list.problems.empty()) << list.problems.front();
   ASSERT_EQ(list.gpus.size(), 1u);

@@ -47,7 +47,7 @@ std::vector<std::string> without(std::vector<std::string> fields,
 }
 
 std::optional<std::string> query_section(const std::string& file) {
-  auto text = testing::slurp(testing::shared_path("real-captures/" + file));
+  auto text = testing::slurp(testing::real_capture_path(file));
   if (!text) return std::nullopt;
   return testing::capture_section(*text, "nvidia-smi --query-gpu=");
 }
@@ -68,8 +68,7 @@ TEST(CudaProbe, AsksExactlyTheDocumentedQuery) {
 
 TEST(CudaProbe, RealH100Capture) {
   auto section = query_section("nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt");
-  if (!section)
-    GTEST_SKIP() << "real capture not found under " << testing::shared_path("real-captures");
+  if (!section) GTEST_FAIL() << "real capture not found under " << testing::real_capture_path("");
   testing::FakeHost host;
   // The capture asked for every field; columns are found by name, so it answers our query too.
   host.tools[kArgv] = exited(0, *section);
@@ -127,7 +126,7 @@ TEST(CudaProbe, EveryRealCapture) {
   };
   for (const auto& expected : captures) {
     auto section = query_section(expected.file);
-    if (!section) GTEST_SKIP() << "real capture not found: " << expected.file;
+    if (!section) GTEST_FAIL() << "real capture not found: " << expected.file;
     testing::FakeHost host;
     host.tools[kArgv] = exited(0, *section);
     answer_list(host);

@@ -44,9 +44,9 @@ class RealCapture : public ::testing::TestWithParam<Capture> {};
 
 TEST_P(RealCapture, QueryGpuSectionParsesEveryFigure) {
   const auto& expected = GetParam();
-  auto path = testing::shared_path("real-captures/" + expected.file);
+  auto path = testing::real_capture_path(expected.file);
   auto text = testing::slurp(path);
-  if (!text) GTEST_SKIP() << "real capture not found: " << path;
+  if (!text) GTEST_FAIL() << "real capture not found: " << path;
   auto section = testing::capture_section(*text, "nvidia-smi --query-gpu=");
   ASSERT_TRUE(section) << "no --query-gpu section in " << expected.file;
 

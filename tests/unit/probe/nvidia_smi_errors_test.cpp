@@ -5,7 +5,7 @@
 namespace hwaccel {
 namespace {
 
-// The texts are nvidia-smi's own, as recorded on real machines (real-captures/README.md).
+// The texts are nvidia-smi's own, as recorded on real machines (fixtures/real/README.md).
 TEST(NvidiaSmiErrors, NoDriver) {
   auto reason = classify_nvidia_smi_failure(
       "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "

@@ -1,5 +1,5 @@
 // MIG sizes where nvidia-smi -q has none: the bare table's MIG block (the real
-// H100 capture in ../shared/real-captures), `nvidia-smi mig -lgip` and `-lgi`
+// H100 capture in fixtures/real), `nvidia-smi mig -lgip` and `-lgi`
 // (public outputs' shapes: A100 40GB, H100 NVL), and the probe using them in
 // that order, with the argv it ran recorded.
 #include "src/probe/nvidia_smi_mig.h"
@@ -14,11 +14,10 @@ namespace hwaccel {
 namespace {
 
 constexpr std::uint64_t kMiB = 1048576;
-const std::string kCapture =
-    "real-captures/nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt";
+const std::string kCapture = "nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt";
 
 std::optional<std::string> section(const std::string& prefix) {
-  auto text = testing::slurp(testing::shared_path(kCapture));
+  auto text = testing::slurp(testing::real_capture_path(kCapture));
   if (!text) return std::nullopt;
   return testing::capture_section(*text, prefix);
 }
@@ -72,7 +71,7 @@ constexpr std::string_view kLgi =
 
 TEST(NvidiaSmiMig, TheRealH100TablesMigBlock) {
   auto table_text = section("nvidia-smi \n");
-  if (!table_text) GTEST_SKIP() << "real capture not found: " << kCapture;
+  if (!table_text) GTEST_FAIL() << "real capture not found: " << kCapture;
   auto table = parse_nvidia_smi_table_mig(*table_text);
   EXPECT_TRUE(table.has_block);
   EXPECT_TRUE(table.problems.empty()) << table.problems.front();
@@ -146,7 +145,7 @@ TEST(NvidiaSmiMig, TheProbeTakesTheTableWhereDashQFails) {
   auto query = section("nvidia-smi --query-gpu=");
   auto list = section("nvidia-smi -L");
   auto table = section("nvidia-smi \n");
-  if (!query || !list || !table) GTEST_SKIP() << "real capture not found: " << kCapture;
+  if (!query || !list || !table) GTEST_FAIL() << "real capture not found: " << kCapture;
   testing::FakeHost host;
   host.tools[cuda_query_argv(cuda_query_fields())] = ok(*query);
   host.tools[cuda_list_argv()] = ok(*list);

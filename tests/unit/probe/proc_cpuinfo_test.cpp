@@ -64,9 +64,8 @@ TEST(ProcCpuinfo, IntelXeonWithAvx512) {
 }
 
 TEST(ProcCpuinfo, RealIntelLaptopFromProcfsFixturesIsAvx2) {
-  auto archive = testing::slurp(testing::shared_path("real-captures/procfs-fixtures.ttar"));
-  if (!archive)
-    GTEST_SKIP() << "real captures not found at " << testing::shared_path("real-captures");
+  auto archive = testing::slurp(testing::real_capture_path("procfs-fixtures.ttar"));
+  if (!archive) GTEST_FAIL() << "real captures not found at " << testing::real_capture_path("");
   auto at = archive->find("Path: fixtures/proc/cpuinfo\n");
   ASSERT_NE(at, std::string::npos);
   auto end = archive->find("\n# ttar", at);

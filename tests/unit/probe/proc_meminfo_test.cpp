@@ -43,9 +43,8 @@ TEST(ProcMeminfo, ReadsMemTotalAndMemAvailableInBytes) {
 
 TEST(ProcMeminfo, EstimatesAvailableOnKernelsWithoutMemAvailable) {
   // The Prometheus procfs fixture is such a file: no MemAvailable line.
-  auto archive = testing::slurp(testing::shared_path("real-captures/procfs-fixtures.ttar"));
-  if (!archive)
-    GTEST_SKIP() << "real captures not found at " << testing::shared_path("real-captures");
+  auto archive = testing::slurp(testing::real_capture_path("procfs-fixtures.ttar"));
+  if (!archive) GTEST_FAIL() << "real captures not found at " << testing::real_capture_path("");
   auto text = ttar_file(*archive, "fixtures/proc/meminfo");
   ASSERT_TRUE(text) << "fixtures/proc/meminfo missing from procfs-fixtures.ttar";
   auto info = parse_proc_meminfo(*text);

@@ -192,7 +192,7 @@ TEST(RocmProbe, CardsAreTakenInNumericOrder) {
 TEST(RocmProbe, StrixHaloIsUnifiedMemoryFromGttAndMemAvailable) {
   HostBuilder b;
   cpu_node(b);
-  // The real-captures README: VRAM 4294967296, GTT 103079215104 (96 GiB).
+  // fixtures/real/README.md: VRAM 4294967296, GTT 103079215104 (96 GiB).
   amdgpu(b, {.card = 1,
              .address = "0000:c5:00.0",
              .device_id = "0x1586",

@@ -1,5 +1,5 @@
 // Conformance over a real amdgpu tree: the Prometheus procfs test fixture in
-// ../shared/real-captures/procfs-fixtures.ttar has, under fixtures/sys/class/drm,
+// fixtures/real/procfs-fixtures.ttar has, under fixtures/sys/class/drm,
 // card0 (an RX Vega 64 with amdgpu, 1002:687f at 0000:09:00.0) and card1 (an
 // Intel i915 with its DP connectors). Its files are loaded as they are into a
 // snapshot rooted at / and the ROCm probe is run on it.
@@ -41,9 +41,8 @@ void load_ttar(const std::string& archive, const std::string& prefix, const std:
 }
 
 TEST(RocmProcfsConformance, TheAmdgpuCardOfTheProcfsFixture) {
-  auto archive = testing::slurp(testing::shared_path("real-captures/procfs-fixtures.ttar"));
-  if (!archive)
-    GTEST_SKIP() << "real captures not found at " << testing::shared_path("real-captures");
+  auto archive = testing::slurp(testing::real_capture_path("procfs-fixtures.ttar"));
+  if (!archive) GTEST_FAIL() << "real captures not found at " << testing::real_capture_path("");
   Snapshot snapshot;
   load_ttar(*archive, "fixtures/sys/class/drm/", "/sys/class/drm/", snapshot);
   ASSERT_TRUE(snapshot.files.count("/sys/class/drm/card0/device/mem_info_vram_total"))

@@ -1,4 +1,4 @@
-// hwsim import over the two hwloc-gather-topology tarballs in ../shared/real-captures
+// hwsim import over the two hwloc-gather-topology tarballs in fixtures/real
 // (extracted here with tar) and over small trees made by the test: the snapshot's
 // CPU, memory and PCI bus must be the tree's.
 #include "sim/tree_import.h"
@@ -35,14 +35,14 @@ std::string temp_dir() {
   return ::mkdtemp(pattern.data()) ? pattern : "";
 }
 
-// Extracts a real-captures tarball; returns the folder it holds ("" when missing).
+// Extracts a fixtures/real tarball; returns the folder it holds ("" when missing).
 std::string extract(const std::string& tarball, const std::string& top) {
-  std::string archive = testing::shared_path("real-captures/" + tarball);
+  std::string archive = testing::real_capture_path(tarball);
   if (!fs::exists(archive)) return "";
   std::string dir = temp_dir();
   std::string command = "tar -xjf '" + archive + "' -C '" + dir + "'";
   if (std::system(command.c_str()) != 0) {
-    ADD_FAILURE() << command << " failed (ci/setup installs tar and bzip2)";
+    ADD_FAILURE() << command << " failed (ci/setup test installs tar and bzip2)";
     return "";
   }
   return dir + "/" + top;
@@ -94,8 +94,8 @@ TEST_P(HwlocImport, CpuMemoryAndPciMatchTheTree) {
   const Imported& imp = imported(t.file, t.top);
   const std::string& root = imp.root;
   if (root.empty())
-    GTEST_SKIP() << "real capture " << t.file << " not found under "
-                 << testing::shared_path("real-captures");
+    GTEST_FAIL() << "real capture " << t.file << " not found under "
+                 << testing::real_capture_path("");
   const ImportResult& result = imp.result;
   ASSERT_TRUE(result.error.empty()) << result.error;
   EXPECT_EQ(result.snapshot.host.origin, "imported");
@@ -154,7 +154,7 @@ TEST(HwlocImport, KnownDevicesOfThe40ThreadHost) {
   const Imported& imp =
       imported("hwloc-40intel64-4n10c+pci-conflicts.tar.bz2", "40intel64-4n10c+pci-conflicts");
   if (imp.root.empty())
-    GTEST_SKIP() << "real capture not found under " << testing::shared_path("real-captures");
+    GTEST_FAIL() << "real capture not found under " << testing::real_capture_path("");
   const ImportResult& result = imp.result;
   ASSERT_TRUE(result.error.empty()) << result.error;
   SnapshotHost host(result.snapshot);

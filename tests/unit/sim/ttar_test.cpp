@@ -71,8 +71,8 @@ TEST(Ttar, ImportsThroughMemoryTree) {
 
 // The Prometheus procfs test tree: /proc/meminfo and an amdgpu card in sysfs.
 TEST(Ttar, ImportsTheProcfsFixtures) {
-  auto text = testing::slurp(testing::shared_path("real-captures/procfs-fixtures.ttar"));
-  if (!text) GTEST_SKIP() << "real captures not found at " << testing::shared_path("real-captures");
+  auto text = testing::slurp(testing::real_capture_path("procfs-fixtures.ttar"));
+  if (!text) GTEST_FAIL() << "real captures not found at " << testing::real_capture_path("");
   TtarArchive a = parse_ttar(*text);
   ASSERT_EQ(a.error, "");
   MemoryTree tree(a.entries, ttar_common_prefix(a.entries));

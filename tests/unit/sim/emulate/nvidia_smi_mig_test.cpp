@@ -140,9 +140,9 @@ TEST(NvidiaSmiMig, NoDriverAnswersEveryMigArgvAsTheToolFails) {
 }
 
 TEST(NvidiaSmiHelpQueryGpu, ListsTheCapturesFieldsInItsOrder) {
-  auto capture = hwaccel::testing::slurp(hwaccel::testing::shared_path(
-      "real-captures/nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt"));
-  if (!capture) GTEST_SKIP() << "real capture not found";
+  auto capture = hwaccel::testing::slurp(hwaccel::testing::real_capture_path(
+      "nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt"));
+  if (!capture) GTEST_FAIL() << "real capture not found";
   auto real = hwaccel::testing::capture_section(*capture, "nvidia-smi --help-query-gpu\n");
   ASSERT_TRUE(real);
   // The quoted-name lines that follow a blank line: what peers read for the list.

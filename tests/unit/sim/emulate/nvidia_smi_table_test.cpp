@@ -1,5 +1,5 @@
 // nvidia-smi's bare table, -L and topo -m from the host model, laid out as the
-// real captures are (../shared/real-captures/nvidia-smi__*__590.48.01.txt).
+// real captures are (fixtures/real/nvidia-smi__*__590.48.01.txt).
 #include <gtest/gtest.h>
 
 #include "src/probe/nvidia_smi_list.h"
@@ -13,8 +13,8 @@ using testing_nvsmi::Host;
 using testing_nvsmi::lines;
 
 TEST(NvidiaSmiTable, LinesHaveTheRealTablesWidthsAndRules) {
-  auto capture = hwaccel::testing::slurp(hwaccel::testing::shared_path(
-      "real-captures/nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt"));
+  auto capture = hwaccel::testing::slurp(
+      hwaccel::testing::real_capture_path("nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt"));
   ASSERT_TRUE(capture);
   // The bare run's section: "# $ nvidia-smi " alone on its line, then the banner's end.
   auto at = capture->find("# $ nvidia-smi \n");
@@ -128,8 +128,8 @@ namespace hwaccel::sim {
 namespace {
 
 TEST(NvidiaSmiTable, MigDevicesBoxHasTheCapturesLayoutAndInstanceIds) {
-  auto capture = hwaccel::testing::slurp(hwaccel::testing::shared_path(
-      "real-captures/nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt"));
+  auto capture = hwaccel::testing::slurp(hwaccel::testing::real_capture_path(
+      "nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt"));
   ASSERT_TRUE(capture);
   testing_nvsmi::Host h("h100-mig");
   auto out = h.ask({}).out;
