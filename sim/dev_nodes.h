@@ -1,6 +1,7 @@
-// The device numbers and modes a Linux driver gives its nodes, for the character
-// devices `hwsim run` makes in the simulated /dev (a snapshot records that a node
-// is a character device, not its numbers). Fixed majors come from the kernel's
+// The device numbers and modes a Linux driver gives its nodes (a snapshot records
+// that a node is a character device, not its numbers). `hwsim run` only says them
+// (-v): the nodes it presents are this machine's /dev/null, which reaches no driver
+// (docs/hwsim.md), never a node with these numbers. Fixed majors come from the kernel's
 // Documentation/admin-guide/devices.txt (nvidia 195, DRM 226, accel 261, misc 10);
 // drivers with a dynamic major (nvidia-uvm, nvidia-caps, kfd, neuron, vfio groups,
 // habanalabs) get the number such a machine typically shows, marked `dynamic`.

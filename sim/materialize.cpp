@@ -7,6 +7,7 @@
 #include "sim/emulate/emulator_plan.h"
 #include "sim/emulate/tool_emulator.h"
 #include "sim/kernel_fill.h"
+#include "sim/run_environment.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
 #include "src/host/path.h"
@@ -16,6 +17,15 @@
 namespace hwaccel::sim {
 namespace {
 
+// Letters, digits and ,.:_+@%=- (what no shell treats specially).
+bool env_file_safe(const std::string& value) {
+  for (char c : value)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          std::string_view(",.:_+@%=-").find(c) != std::string_view::npos))
+      return false;
+  return true;
+}
+
 bool is_below(const std::string& path, const std::string& dir) {
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
          (dir == "/" || path[dir.size()] == '/');
@@ -24,8 +34,8 @@ bool is_below(const std::string& path, const std::string& dir) {
 class Planner {
  public:
   Planner(const Snapshot& s, TreePlan& plan, const std::set<std::string>& shim_missing,
-          const std::string& sleep_program)
-      : s_(s), plan_(plan), shim_missing_(shim_missing), sleep_(sleep_program) {}
+          const std::string& sleep_program, const ShimHelpers& helpers)
+      : s_(s), plan_(plan), shim_missing_(shim_missing), sleep_(sleep_program), helpers_(helpers) {}
 
   void dir(const std::string& path) { put({PlannedEntry::Kind::dir, path, "", "", 0755}); }
 
@@ -91,7 +101,7 @@ class Planner {
       unsigned mode = shim_mode(runs);
       if (mode == 0) continue;
       std::string script = shim_script(path, runs, root + kMetaDir + "/tools", sleep_, false,
-                                       find_tool_emulator(path) != nullptr);
+                                       find_tool_emulator(path) != nullptr, helpers_);
       put({PlannedEntry::Kind::file, path, script, "", mode});
       // The copy `hwsim run` mounts: a folder that holds shims and nothing from the
       // snapshot's files, whatever the snapshot records at the same path.
@@ -108,34 +118,34 @@ class Planner {
       if (mode == 0) continue;
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
            shim_script(name, runs, "../tools", sleep_, is_system_utility(name),
-                       find_tool_emulator(name) != nullptr),
+                       find_tool_emulator(name) != nullptr, helpers_),
            "", mode});
     }
     for (const auto& name : unrecorded_emulated_tools(s_)) {
       if (by_name.count(name)) continue;
       put({PlannedEntry::Kind::file, std::string(kShimDir) + "/" + name,
-           shim_script(name, {}, "../tools", sleep_, false, true), "", 0755});
+           shim_script(name, {}, "../tools", sleep_, false, true, helpers_), "", 0755});
       special(std::string(kShimDir) + "/" + name,
               "tool shim: never recorded; every argv answered from the device model");
     }
-    std::vector<std::string> dropped;
-    const auto env = run_environment(s_, root + kShimDir, &dropped);
-    for (auto& why : dropped) plan_.warnings.push_back(std::move(why));
-    std::string env_lines, env_sh;
-    for (const auto& [k, v] : s_.env) {
-      if (!env.count(k)) continue;  // dropped above
-      if (v.find('\n') != std::string::npos) {
+    // Of the snapshot's environment only the device view (sim/run_environment.h).
+    const DeviceView view = device_view(s_);
+    for (const auto& why : view.refused) plan_.warnings.push_back(why);
+    if (auto note = not_passed_note(view); !note.empty()) plan_.notes.push_back("env: " + note);
+    std::string env_lines;
+    for (const auto& [k, v] : view.passed) {
+      // A NAME=VALUE file is sourced by shells too (`set -a; . env`): only values
+      // that mean the same unquoted go there.
+      if (!env_file_safe(v)) {
         plan_.notes.push_back("env " + k + ": not in " + std::string(kMetaDir + 1) +
-                              "/env (its value holds a newline; env.sh has it)");
+                              "/env (its value holds a shell character; env.sh has it)");
         continue;
       }
       env_lines += k + "=" + v + "\n";
     }
-    for (const auto& [k, v] : env) env_sh += "export " + k + "=" + shim_quote(v) + "\n";
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env", env_lines, "", 0644});
-    // env.sh sets nl: shim_quote spells a newline as "$nl".
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh",
-         (env_sh.find("\"$nl\"") != std::string::npos ? "nl='\n'\n" : "") + env_sh, "", 0644});
+         env_sh(view, root + kShimDir), "", 0644});
     std::string special_text;
     for (const auto& [path, what] : special_)
       special_text +=
@@ -239,6 +249,7 @@ class Planner {
   TreePlan& plan_;
   const std::set<std::string>& shim_missing_;
   const std::string& sleep_;
+  const ShimHelpers& helpers_;
   std::map<std::string, std::size_t> by_path_;  // real path -> index in plan_.entries
   std::map<std::string, std::string> special_;
 };
@@ -300,50 +311,6 @@ bool is_variable_name(std::string_view key) {
   return true;
 }
 
-bool steers_code_loading(std::string_view key) {
-  if (key.rfind("LD_", 0) == 0 || key.rfind("DYLD_", 0) == 0) return true;
-  // glibc's "unsecure" variables (ignored for setuid programs for the same reason),
-  // the shells' startup files and options, and the interpreters' preload hooks: each
-  // makes a program load or run code named by the value, and under `hwsim run` a
-  // snapshot's own /sys, /proc and /dev files are there to be named.
-  // clang-format off
-  static const std::set<std::string_view> names = {
-      "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH",
-      "MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR",
-      "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS",
-      "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PERL5OPT", "PERL5LIB",
-      "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH",
-      "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "LUA_INIT", "LUA_PATH",
-      "LUA_CPATH"};
-  // clang-format on
-  return names.count(key) > 0;
-}
-
-std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
-                                                   const std::string& shim_dir,
-                                                   std::vector<std::string>* dropped) {
-  std::map<std::string, std::string> env;
-  for (const auto& [key, value] : snapshot.env) {
-    std::string why;
-    if (!is_variable_name(key))
-      why = "env " + display_quote(key) +
-            ": not a variable name ([A-Za-z_][A-Za-z0-9_]*): not passed on";
-    else if (steers_code_loading(key))
-      why = "env " + key + ": makes programs load or run code it names: not passed on";
-    else if (value.find('\0') != std::string::npos)
-      why = "env " + key + ": its value holds a NUL byte, which no environment can pass";
-    if (!why.empty()) {
-      if (dropped) dropped->push_back(std::move(why));
-      continue;
-    }
-    env.emplace(key, value);
-  }
-  auto path = env.find("PATH");
-  std::string rest = path != env.end() ? path->second : std::string(kDefaultSearchPath);
-  env["PATH"] = rest.empty() ? shim_dir : shim_dir + ":" + rest;
-  return env;
-}
-
 std::set<std::string> tools_recorded_missing(const Snapshot& snapshot) {
   std::map<std::string, bool> all_missing;
   for (const auto& [argv, tool] : snapshot.tools) {
@@ -359,14 +326,14 @@ std::set<std::string> tools_recorded_missing(const Snapshot& snapshot) {
 
 TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
                           const std::set<std::string>& shim_missing,
-                          const std::string& sleep_program) {
+                          const std::string& sleep_program, const ShimHelpers& helpers) {
   TreePlan plan;
   // Nothing is planned for a snapshot that cannot be materialized (plan.error).
   plan.error = check_tool_names(snapshot);
   if (!plan.error.empty()) return plan;
   FilledPaths filled;
   const Snapshot host = with_implied(snapshot, &filled);
-  Planner planner(host, plan, shim_missing, sleep_program);
+  Planner planner(host, plan, shim_missing, sleep_program, helpers);
   // The three trees `hwsim run` mounts exist even when the snapshot has nothing there.
   for (const char* top : {"/sys", "/proc", "/dev"}) planner.dir(top);
   planner.files();

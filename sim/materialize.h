@@ -5,8 +5,8 @@
 // DIR/.hwsim/bin/NAME      one shim per tool name (sim/shim_script.h)
 // DIR/.hwsim/paths/P       the shim of a tool run by absolute path P (also at DIR/P)
 // DIR/.hwsim/tools/N.out   the recorded stdout / stderr bytes of tool run N
-// DIR/.hwsim/env           the snapshot's environment, NAME=VALUE lines (sorted)
-// DIR/.hwsim/env.sh        the same as `export NAME='VALUE'`, PATH with the shims first
+// DIR/.hwsim/env           the snapshot's device view (sim/run_environment.h), NAME=VALUE
+// DIR/.hwsim/env.sh        for a shell: the same exported, this shell's PATH after the shims
 // DIR/.hwsim/special       entries a plain tree cannot show: PATH<TAB>what, sorted
 #pragma once
 
@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/shim_script.h"
 #include "src/host/tree_writer.h"
 #include "src/snapshot/snapshot.h"
 
@@ -34,15 +35,18 @@ inline constexpr const char* kSnapshotCopy = "/.hwsim/snapshot.yaml";
 // except those named in `shim_missing`: tools this machine has on the simulated
 // PATH, which would otherwise run for real; their shim answers as the shell does
 // for a missing command (exit 127, "NAME: not found" on stderr).
+// `helpers`: this machine's `cat` and `sleep` the shims run (sim/shim_script.h).
 // `sleep_program` non-empty: the shims wait each run's recorded ms with it before
 // answering (`--latency`, sim/shim_script.h); "" answers at once.
 // A tool name that cannot be a shim ("", ".", "..", a relative path, a path that
 // is not plain) sets plan.error, naming the run, and plans nothing: write nothing.
-// What is left out for safety (env keys, loader variables, NUL words) is in
-// plan.warnings; what a plain tree cannot show, in plan.notes.
+// What is left out for safety (device-view values of the wrong shape, NUL words) is
+// in plan.warnings; what a plain tree cannot show, and the count of recorded
+// variables not passed on, in plan.notes.
 TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
                           const std::set<std::string>& shim_missing = {},
-                          const std::string& sleep_program = "");
+                          const std::string& sleep_program = "",
+                          const ShimHelpers& helpers = {});
 
 // "" or, for the first tool whose name cannot be a shim, which run and why
 // (`tools: the run of `. -L`: argv[0] ".": not a tool name ...`).
@@ -51,19 +55,8 @@ std::string check_tool_names(const Snapshot& snapshot);
 // Tools by name whose every recorded run is not-found.
 std::set<std::string> tools_recorded_missing(const Snapshot& snapshot);
 
-// The environment a program run on the host gets: the snapshot's `env`, with
-// PATH = `shim_dir` followed by the snapshot's PATH (or the default search list).
-// Never passed on, each with a line in `dropped`: a key that is not a variable
-// name, a variable that makes programs load or run code it names (LD_*, DYLD_*,
-// glibc's unsecure list, BASH_ENV, PYTHONPATH, ...), a value holding a NUL.
-std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
-                                                   const std::string& shim_dir,
-                                                   std::vector<std::string>* dropped = nullptr);
-
 // [A-Za-z_][A-Za-z0-9_]*
 bool is_variable_name(std::string_view key);
-// Whether a variable makes programs load or run code it names (see run_environment).
-bool steers_code_loading(std::string_view key);
 
 // Where a recorded path lands once the links recorded above it are followed
 // inside the snapshot ("/sys/class/drm/card0/device/vendor" -> "/sys/devices/..."),

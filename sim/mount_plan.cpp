@@ -19,7 +19,25 @@ bool per_process(const std::vector<std::string>& parts) {
   return true;
 }
 
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
 }  // namespace
+
+std::string tool_path_refusal(const std::string& path) {
+  auto parts = path_components(path);
+  if (parts.empty()) return "not a file";
+  const std::string& top = parts[0];
+  if (top == "etc") return "a configuration folder (/etc)";
+  if (starts_with(top, "lib") || (top == "usr" && parts.size() > 1 && starts_with(parts[1], "lib")))
+    return "a library folder (/lib*, /usr/lib*)";
+  const std::string& base = parts.back();
+  if (starts_with(base, "ld-") || starts_with(base, "ld.so") || starts_with(base, "ld64.so"))
+    return "the name of a dynamic loader";
+  auto so = base.find(".so");
+  if (so != std::string::npos && (so + 3 == base.size() || base[so + 3] == '.'))
+    return "the name of a shared library";
+  return "";
+}
 
 MountPlan plan_mounts(const Snapshot& snapshot) {
   MountPlan plan;
@@ -63,7 +81,10 @@ MountPlan plan_mounts(const Snapshot& snapshot) {
     if (not_found || parts.empty() || parts[0] == "sys" || parts[0] == "dev" ||
         parts[0] == "proc" || parts[0] == ".hwsim")
       continue;
-    plan.tool_paths.push_back(path);
+    if (auto why = tool_path_refusal(path); !why.empty())
+      plan.tools_refused.emplace_back(path, why);
+    else
+      plan.tool_paths.push_back(path);
   }
   return plan;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/snapshot/snapshot.h"
@@ -22,6 +23,10 @@ struct MountPlan {
   // Tools run by absolute path outside /sys, /proc, /dev whose shims the tree holds
   // at that path (/opt/qti-aic/tools/qaic-util).
   std::vector<std::string> tool_paths;
+  // Tools run by absolute path that are never presented at that path, with why: a
+  // system folder (/etc, /lib*, /usr/lib*) or a library or loader name
+  // (tool_path_refusal). `hwsim run` also refuses any path this machine has.
+  std::vector<std::pair<std::string, std::string>> tools_refused;
   // "PATH: why" for recorded /proc paths that are not covered at all.
   std::vector<std::string> proc_skipped;
   // Recorded paths outside /sys, /proc and /dev: the command sees this machine's.
@@ -29,5 +34,11 @@ struct MountPlan {
 };
 
 MountPlan plan_mounts(const Snapshot& snapshot);
+
+// Why a tool recorded at absolute `path` may never be presented there, whatever
+// this machine has: "" when it may (where nothing of this machine is at the path).
+// The snapshot adds to this machine's userland and never replaces a program,
+// library, loader or configuration of it.
+std::string tool_path_refusal(const std::string& path);
 
 }  // namespace hwaccel::sim

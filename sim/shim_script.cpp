@@ -1,11 +1,13 @@
 #include "sim/shim_script.h"
 
+#include <algorithm>
 #include <set>
 
 namespace hwaccel::sim {
 namespace {
 
-std::string answer(const std::string& name, const ShimRun& r, const std::string& sleep_program) {
+std::string answer(const std::string& name, const ShimRun& r, const std::string& sleep_program,
+                   const ShimHelpers& helpers) {
   const ToolRun& run = r.tool->run;
   // The data id is ours (digits); anything else would be a bug, not an input.
   const std::string out = shim_quote(r.data_id + ".out"), err = shim_quote(r.data_id + ".err");
@@ -14,16 +16,25 @@ std::string answer(const std::string& name, const ShimRun& r, const std::string&
   // (a recorded hang needs no wait of its own).
   if (!sleep_program.empty() && run.ms > 0 && run.outcome != ToolOutcome::timeout)
     body += "  " + shim_quote(sleep_program) + " " + sleep_seconds(run.ms) + "\n";
-  if (!run.out.empty()) body += "  cat \"$data\"/" + out + "\n";
-  if (!run.err.empty()) body += "  cat \"$data\"/" + err + " >&2\n";
+  const std::string cat = shim_quote(helpers.cat);
+  if (!run.out.empty()) body += "  " + cat + " \"$data\"/" + out + "\n";
+  if (!run.err.empty()) body += "  " + cat + " \"$data\"/" + err + " >&2\n";
   switch (run.outcome) {
     case ToolOutcome::exited:
       body += "  exit " + std::to_string(run.exit_code) + "\n";
       break;
-    case ToolOutcome::timeout:
-      // Recorded as hung: hang until the caller's timeout kills us.
-      body += "  exec sleep 2147483647\n";
+    case ToolOutcome::timeout: {
+      // Recorded as hung: a bounded wait (kTimeoutWaitMinMs), with the sleep in the
+      // background so that TERM/HUP/INT to the shim end it too, and holding none of
+      // the caller's pipes; then the end the recorder gave it.
+      const std::int64_t wait =
+          std::min(std::max(run.ms, kTimeoutWaitMinMs), kTimeoutWaitMaxMs);
+      body += "  " + shim_quote(helpers.sleep) + " " + sleep_seconds(wait) +
+              " </dev/null >/dev/null 2>&1 &\n";
+      body += "  trap 'kill $! 2>/dev/null; exit 143' TERM HUP INT\n";
+      body += "  wait $!\n  kill -9 $$\n  exit 137\n";
       break;
+    }
     case ToolOutcome::signal:
       body += "  kill -" + std::to_string(run.signal) + " $$\n  exit " +
               std::to_string(128 + run.signal) + "\n";
@@ -79,7 +90,7 @@ bool is_system_utility(std::string_view name) {
 
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
                         const std::string& data_dir, const std::string& sleep_program,
-                        bool fall_through, bool emulate) {
+                        bool fall_through, bool emulate, const ShimHelpers& helpers) {
   std::size_t answerable = 0;
   for (const ShimRun& r : runs) answerable += shim_answerable(r.tool->argv) ? 1 : 0;
   // No snapshot text in comments: a comment ends at a newline, and names hold any byte.
@@ -103,14 +114,17 @@ std::string shim_script(const std::string& name, const std::vector<ShimRun>& run
     for (std::size_t i = 1; i < argv.size(); ++i)
       s += " && [ \"$" + (i < 10 ? std::to_string(i) : "{" + std::to_string(i) + "}") +
            "\" = " + shim_quote(argv[i]) + " ]";
-    s += "; then\n" + answer(name, r, sleep_program) + "fi\n";
+    s += "; then\n" + answer(name, r, sleep_program, helpers) + "fi\n";
   }
   if (fall_through) {
     // Anything else is the real utility's: the next one of that name on PATH
     // (never this shim again, however PATH names its folder).
     s += "p=$PATH\n";
     s += "while [ -n \"$p\" ]; do\n  d=${p%%:*}\n  case $p in *:*) p=${p#*:} ;; *) p= ;; esac\n";
-    s += "  f=\"${d:-.}\"/" + shim_quote(name) + "\n";
+    // Only absolute folders: an empty or relative entry would run what the current
+    // folder holds.
+    s += "  case $d in /*) ;; *) continue ;; esac\n";
+    s += "  f=\"$d\"/" + shim_quote(name) + "\n";
     s += "  if [ -f \"$f\" ] && [ -x \"$f\" ] && ! [ \"$f\" -ef \"$0\" ]; then exec \"$f\" \"$@\"; "
          "fi\n";
     s += "done\n";

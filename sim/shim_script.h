@@ -1,6 +1,6 @@
 // The tool shims of a materialized host: one POSIX sh script per tool name that
 // answers each recorded argv exactly (stdout and stderr bytes from data files,
-// the exit code; a recorded timeout sleeps until killed; a recorded signal kills
+// the exit code; a recorded timeout waits, bounded, then ends killed; a recorded signal kills
 // the shim with that signal) and fails loudly, naming the argv, on anything else.
 // With a sleep program (`hwsim run --latency`), each answer first waits the run's
 // recorded wall time (`ms`), so a caller sees the recorded host's tool latencies.
@@ -24,6 +24,23 @@ namespace hwaccel::sim {
 // shell's "command not found"); it also prints `hwsim shim: no recorded run: ARGV`.
 inline constexpr int kShimMissExit = 127;
 
+// This machine's own programs the shims run (`cat` for the recorded bytes, `sleep`
+// for a recorded timeout), by absolute path, found on this machine's PATH before
+// any shim: a snapshot's tool named `cat` or `sleep` must not answer for them (a
+// shim for `sleep` that ran `sleep` ran itself, forever). The defaults, plain
+// names, are for tests of the script's text only.
+struct ShimHelpers {
+  std::string cat = "cat";
+  std::string sleep = "sleep";
+};
+
+// A recorded timeout: the shim waits the recorded wall time, at least this long
+// (a caller that waits as long as the recorder did gives up first) and at most
+// kTimeoutWaitMaxMs, in one `sleep` (never a loop), then kills itself with SIGKILL,
+// as the recorder's timeout did.
+inline constexpr std::int64_t kTimeoutWaitMinMs = 60'000;
+inline constexpr std::int64_t kTimeoutWaitMaxMs = 600'000;
+
 struct ShimRun {
   const ToolEntry* tool = nullptr;
   std::string data_id;  // files DATA/<id>.out and DATA/<id>.err hold its bytes (digits only)
@@ -40,7 +57,8 @@ struct ShimRun {
 // that a shim for `test` does not shadow this machine's /usr/bin/test.
 std::string shim_script(const std::string& name, const std::vector<ShimRun>& runs,
                         const std::string& data_dir, const std::string& sleep_program = "",
-                        bool fall_through = false, bool emulate = false);
+                        bool fall_through = false, bool emulate = false,
+                        const ShimHelpers& helpers = {});
 
 // `emulate` (a tool with an emulator, sim/emulate/tool_emulator.h): an argv the
 // snapshot did not record is answered by the tree's emulator program, DATA/../emu

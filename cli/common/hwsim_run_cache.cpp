@@ -9,7 +9,7 @@
 namespace hwaccel::cli {
 
 std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::string>& hide,
-                         const std::string& sleep_program) {
+                         const std::string& sleep_program, const sim::ShimHelpers& helpers) {
   const std::string build = program_build_id();
   if (build.empty()) return "";
   Sha256 h;
@@ -21,6 +21,8 @@ std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::st
   };
   part("hwsim-run-tree 1 build", build);
   part("sleep", sleep_program);
+  part("cat helper", helpers.cat);
+  part("sleep helper", helpers.sleep);
   for (const auto& name : hide) part("hide", name);
   part("snapshot", snapshot_bytes);
   return h.hex();
@@ -28,7 +30,7 @@ std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::st
 
 RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
                         const std::set<std::string>& hide, const std::string& sleep_program,
-                        bool emulator, bool verbose) {
+                        const sim::ShimHelpers& helpers, bool emulator, bool verbose) {
   RunTree out;
   std::string why_not;
   const std::string base = default_tree_cache_base(why_not);
@@ -49,7 +51,7 @@ RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
     if (verbose) std::cerr << "hwsim run: note: the tree is the cached " << root << "\n";
     return out;
   }
-  TreePlan plan = sim::plan_materialize(snapshot, root, hide, sleep_program);
+  TreePlan plan = sim::plan_materialize(snapshot, root, hide, sleep_program, helpers);
   if (!plan.error.empty()) return out;  // the caller says it
   if (emulator) sim::plan_emulator(plan, "(bound by the run)", false);
   if (auto why = store_cached_tree(cache, key, plan); !why.empty()) {

@@ -7,17 +7,18 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/shim_script.h"
 #include "src/host/tree_cache.h"
 #include "src/snapshot/snapshot.h"
 
 namespace hwaccel::cli {
 
 // SHA-256 over everything the tree depends on: the snapshot's bytes, hwsim's
-// build id, the tools hidden here and the --latency sleep program. "" when this
+// build id, the tools hidden here, the --latency sleep program and the shims' helpers. "" when this
 // build has no build id (then nothing is cached: a rebuilt hwsim could not tell
 // its trees from an older one's).
 std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::string>& hide,
-                         const std::string& sleep_program);
+                         const std::string& sleep_program, const sim::ShimHelpers& helpers);
 
 struct RunTree {
   std::string root;  // where the tree is; "" when the cache cannot be used
@@ -32,6 +33,6 @@ struct RunTree {
 // follows from the snapshot's bytes, which the key holds.
 RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
                         const std::set<std::string>& hide, const std::string& sleep_program,
-                        bool emulator, bool verbose);
+                        const sim::ShimHelpers& helpers, bool emulator, bool verbose);
 
 }  // namespace hwaccel::cli

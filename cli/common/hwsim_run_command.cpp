@@ -12,6 +12,7 @@
 #include "sim/kernel_fill.h"
 #include "sim/materialize.h"
 #include "sim/mount_plan.h"
+#include "sim/run_environment.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
 #include "src/host/live_host.h"
@@ -139,7 +140,9 @@ std::vector<std::string> all_on_path(const std::string& name, const std::string&
   return found;
 }
 
-// The snapshot's character devices in /dev, with the numbers their drivers give them.
+// The snapshot's character devices in /dev. Each becomes this machine's /dev/null
+// in the namespace (src/host/sandbox_mask.h): a character device that reaches no
+// driver; the driver's numbers (sim/dev_nodes.h) are only said, with -v.
 std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
   std::vector<DevNode> nodes;
   for (auto it = s.files.lower_bound("/dev/"); it != s.files.end(); ++it) {
@@ -148,16 +151,15 @@ std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
       continue;
     std::string real = sim::resolve_through_links(s, it->first);
     if (real.compare(0, 5, "/dev/") != 0) continue;
-    if (auto n = sim::device_number(real)) {
-      nodes.push_back({real, n->major, n->minor, n->mode});
-      if (verbose && n->dynamic)
-        std::cerr << "hwsim run: note: " << sim::display_quote(real) << ": character device "
-                  << n->major << ":" << n->minor
-                  << " (the driver's major is dynamic: a typical one)\n";
-    } else {
-      std::cerr << "hwsim run: not covered: " << sim::display_quote(real)
-                << ": no known device number for this name (an empty plain file)\n";
-    }
+    auto n = sim::device_number(real);
+    nodes.push_back({real, n ? n->major : 0, n ? n->minor : 0, n ? n->mode : 0666});
+    if (verbose)
+      std::cerr << "hwsim run: note: " << sim::display_quote(real)
+                << ": a character device 1:3 (this machine's /dev/null: it reaches no driver)"
+                << (n ? "; the driver's would be " + std::to_string(n->major) + ":" +
+                            std::to_string(n->minor)
+                      : std::string())
+                << "\n";
   }
   return nodes;
 }
@@ -183,12 +185,36 @@ void say_limits(const Snapshot& s, bool verbose) {
               << here.cpus << " CPUs (the host's: " << s.facts.cpus
               << "); /sys/devices/system/cpu and /proc/cpuinfo are the host's\n";
 }
+// Where this machine's own programs are found: its PATH's absolute folders (never
+// a shim folder: a `hwsim run` inside another has one first), then the default list.
+std::string own_search_path() {
+  LiveHost live;
+  std::string search;
+  for (std::string_view rest = sim::absolute_entries(live.env("PATH").value_or(""));
+       !rest.empty();) {
+    auto colon = rest.find(':');
+    std::string_view dir = rest.substr(0, colon);
+    if (dir.find("/.hwsim/") == std::string_view::npos)
+      search += (search.empty() ? "" : ":") + std::string(dir);
+    rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+  }
+  return search + (search.empty() ? "" : ":") + std::string(kDefaultSearchPath);
+}
+
+// The shims' own helpers, this machine's `cat` and `sleep` by absolute path, found
+// before any shim (sim/shim_script.h); a plain name where this machine has none.
+sim::ShimHelpers shim_helpers() {
+  const std::string search = own_search_path();
+  sim::ShimHelpers helpers;
+  if (auto cat = find_executable("cat", search)) helpers.cat = *cat;
+  if (auto sleep = find_executable("sleep", search)) helpers.sleep = *sleep;
+  return helpers;
+}
+
 // --latency: the shims wait with this machine's `sleep` (by absolute path: the
 // snapshot's PATH need not lead to it). "" and a message when there is none.
 std::string latency_sleep(const Snapshot& s, const char* who) {
-  LiveHost live;
-  std::string search = live.env("PATH").value_or("");
-  search += (search.empty() ? "" : ":") + std::string(kDefaultSearchPath);
+  const std::string search = own_search_path();
   auto sleep = find_executable("sleep", search);
   if (!sleep) {
     std::cerr << "error: " << who << " --latency: no `sleep` program on this machine (searched "
@@ -269,7 +295,7 @@ int MaterializeCommand::run() const {
   std::string sleep;
   if (args->latency && (sleep = latency_sleep(*snapshot, "hwsim materialize")).empty())
     return kExitUsage;
-  TreePlan plan = sim::plan_materialize(*snapshot, root, {}, sleep);
+  TreePlan plan = sim::plan_materialize(*snapshot, root, {}, sleep, shim_helpers());
   sim::plan_emulator(plan, emulator_program(*snapshot), true);
   if (auto why = write_tree(plan, root); !why.empty()) {
     std::cerr << "error: " << why << "\n";
@@ -277,6 +303,8 @@ int MaterializeCommand::run() const {
   }
   for (const auto& left : plan.warnings) std::cerr << "note: left out: " << left << "\n";
   for (const auto& note : plan.notes) std::cerr << "note: " << note << "\n";
+  if (auto note = sim::not_passed_note(sim::device_view(*snapshot)); !note.empty())
+    std::cerr << "note: env: " << note << "\n";
   std::cerr << "materialized " << args->host_path << " -> " << root << ": " << plan.entries.size()
             << " entries; shims in " << root << sim::kShimDir << ", environment in " << root
             << sim::kMetaDir << "/env.sh\n";
@@ -315,9 +343,13 @@ int RunCommand::run() const {
     std::cerr << "error: " << error << "\n";
     return kExitCannotWrite;
   }
-  const auto shim_env = sim::run_environment(*snapshot, "");
-  const auto real_path = shim_env.at("PATH").substr(1);  // without the (empty) shim folder
+  // CMD's environment is this machine's plus the snapshot's device view
+  // (sim/run_environment.h); its PATH, less the shims, is where real tools are found.
+  LiveHost live;
+  const auto here = live.environment();
+  const auto real_path = sim::run_environment(*snapshot, here, "").at("PATH");
   const auto hide = real_tools_to_hide(*snapshot, real_path);
+  const sim::ShimHelpers helpers = shim_helpers();
   // The emulator: in a tree on disk a link to this program; in the namespace a
   // placeholder this program is bound over, its log bound from outside.
   const std::string emulator = emulator_program(*snapshot);
@@ -326,11 +358,12 @@ int RunCommand::run() const {
   // the others by the command's process in its namespace, to a tmpfs.
   RunTree cached;
   const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
-  const std::string key = cacheable ? run_tree_key(text, hide, sleep) : "";
+  const std::string key = cacheable ? run_tree_key(text, hide, sleep, helpers) : "";
   if (!key.empty())
-    cached = cached_run_tree(key, *snapshot, hide, sleep, !emulator.empty(), args->verbose);
+    cached = cached_run_tree(key, *snapshot, hide, sleep, helpers, !emulator.empty(),
+                             args->verbose);
   TreePlan plan;
-  if (cached.root.empty()) plan = sim::plan_materialize(*snapshot, root, hide, sleep);
+  if (cached.root.empty()) plan = sim::plan_materialize(*snapshot, root, hide, sleep, helpers);
   const bool write_here =
       cached.root.empty() && (args->keep || args->no_namespace || !plan.error.empty());
   if (cached.root.empty()) sim::plan_emulator(plan, emulator, write_here);
@@ -351,8 +384,8 @@ int RunCommand::run() const {
   spec.tree = cached.root.empty() ? root : cached.root;
   if (!cached.root.empty()) {
     spec.overlay_scratch = root;
-    spec.fresh_plan = [&snapshot, &cached, &hide, &sleep, &emulator] {
-      TreePlan fresh = sim::plan_materialize(*snapshot, cached.root, hide, sleep);
+    spec.fresh_plan = [&snapshot, &cached, &hide, &sleep, &helpers, &emulator] {
+      TreePlan fresh = sim::plan_materialize(*snapshot, cached.root, hide, sleep, helpers);
       sim::plan_emulator(fresh, emulator, false);
       return fresh;
     };
@@ -360,11 +393,17 @@ int RunCommand::run() const {
     spec.plan = &plan;
   }
   spec.argv = args->command;
-  spec.env = sim::run_environment(*snapshot, spec.tree + sim::kShimDir);
+  std::vector<std::string> env_notes;
+  // The refused values are among the plan's warnings, said above.
+  spec.env = sim::run_environment(*snapshot, here, spec.tree + sim::kShimDir, nullptr, &env_notes);
+  for (const auto& note : env_notes) std::cerr << "hwsim run: note: env: " << note << "\n";
   spec.env["HWSIM_ROOT"] = spec.tree;
   // The simulated libnvidia-ml's nvmlInit then takes the recorded host's start-up too.
+  spec.env.erase("HWSIM_LATENCY");
   if (args->latency) spec.env["HWSIM_LATENCY"] = "1";
-  spec.hostname = snapshot->facts.hostname;
+  std::string hostname_note;
+  spec.hostname = sim::run_hostname(snapshot->facts.hostname, &hostname_note);
+  if (!hostname_note.empty()) std::cerr << "hwsim run: note: " << hostname_note << "\n";
   spec.proc_present = mounts.proc_present;
   spec.proc_absent = mounts.proc_absent;
   spec.tool_paths = mounts.tool_paths;
@@ -373,6 +412,10 @@ int RunCommand::run() const {
   spec.verbose = args->verbose;
   for (const auto& skipped : mounts.proc_skipped)
     std::cerr << "hwsim run: not covered: " << skipped << "\n";
+  for (const auto& [path, why] : mounts.tools_refused)
+    std::cerr << "hwsim run: not covered: " << sim::display_quote(path)
+              << " (tool shim, not presented): " << why
+              << ": a snapshot adds to this machine's programs, never replaces one\n";
   for (const auto& path : mounts.not_presented)
     std::cerr << "hwsim run: not presented: " << sim::display_quote(path)
               << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";

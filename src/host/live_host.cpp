@@ -21,6 +21,8 @@
 #include "src/host/text_file.h"
 #include "src/host/tree_facts.h"
 
+extern char** environ;
+
 namespace hwaccel {
 namespace {
 
@@ -270,6 +272,17 @@ std::optional<std::string> LiveHost::env(std::string_view name) {
   const char* value = std::getenv(std::string(name).c_str());
   if (value == nullptr) return std::nullopt;
   return std::string(value);
+}
+
+std::map<std::string, std::string> LiveHost::environment() {
+  std::map<std::string, std::string> all;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view entry(*e);
+    auto eq = entry.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    all.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return all;
 }
 
 const Facts& LiveHost::facts() {

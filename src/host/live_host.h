@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -30,6 +31,9 @@ class LiveHost : public Host {
   std::unique_ptr<StartedRun> start(const std::vector<std::string>& argv,
                                     Timeout timeout = {}) override;
   std::optional<std::string> env(std::string_view name) override;
+  // This machine's whole environment, as this process got it (the first of a
+  // name twice; entries without a name left out): what `hwsim run` hands on.
+  std::map<std::string, std::string> environment();
   const Facts& facts() override;
   std::string now() override;
   // A machine answers for every path. A tree (--root) or a host simulated by

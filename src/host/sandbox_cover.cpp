@@ -59,21 +59,6 @@ bool under_any(const std::string& path, const std::vector<std::string>& dirs) {
   return false;
 }
 
-// Whether a shim may be bound over this machine's `path`: an executable regular
-// file (what runs it gets the shim; nothing reads one as its settings), not in /etc,
-// and not the shell the shims themselves run.
-std::string why_not_bind_over(const std::string& path) {
-  struct stat st {
-  }, shell{};
-  if (::stat(path.c_str(), &st) != 0) return std::string("stat: ") + std::strerror(errno);
-  if (!S_ISREG(st.st_mode) || (st.st_mode & 0111) == 0)
-    return "this machine's is not an executable file (a shim is bound only over one)";
-  if (under_any(path, {"/etc"})) return "a shim is never put in /etc";
-  if (::stat("/bin/sh", &shell) == 0 && shell.st_dev == st.st_dev && shell.st_ino == st.st_ino)
-    return "this machine's is the shell the shims run (/bin/sh)";
-  return "";
-}
-
 // Folders a missing tool path may be created in with an overlay: vendor trees.
 // Laying even a shim into a system folder (/etc, /usr, /lib) changes what every
 // program there reads, so those tools are not presented.
@@ -211,33 +196,50 @@ void cover_proc(const SandboxSpec& spec, int tree, std::vector<std::string>& unc
 }
 
 // Tools run by absolute path (their shims only, from the tree's .hwsim/paths, which
-// holds nothing of the snapshot's files): bound over the real file where that is
-// safe; where there is none and the nearest real folder is below /opt, that
-// folder gets the shims laid over it with a read-only overlay (its real entries
-// stay visible beside them). Anything else is not presented, and said so.
+// holds nothing of the snapshot's files): only where this machine has nothing at
+// the path and the nearest real folder is below /opt, that folder gets the shims
+// laid over it with a read-only overlay (its real entries stay visible beside
+// them). Anything else is not presented, and said so.
 void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                  std::vector<std::string>& covered) {
-  std::vector<std::string> overlaid;
+  // First the refusals, their shims taken out of the layers (with the folders that
+  // held only them): an overlay laid for another tool must not bring them in.
+  std::vector<std::string> presentable;
   for (const auto& path : spec.tool_paths) {
-    if (under_any(path, overlaid)) continue;
-    const std::string shim = spec.shim_paths + path;
     std::string why;
-    if (exists(path)) {
-      why = why_not_bind_over(path);
-      if (why.empty() && bind_from_tree(tree, shim, path, Walk::open, why))
-        covered.push_back(path + " (tool shim)");
-      else
-        uncovered.push_back(path + " (tool shim, not presented): " + why);
-      continue;
-    }
     std::string dir = parent_dir(path);
-    while (dir != "/" && !is_dir(dir)) dir = parent_dir(dir);
-    if (!may_overlay(dir)) {
-      uncovered.push_back(path + " (tool shim, not presented): no such file here, and " +
-                          (dir == "/" ? std::string("/") : dir) +
-                          " is not below /opt (only folders there get a shim laid in)");
+    while (dir != "/" && !exists(dir)) dir = parent_dir(dir);
+    // The snapshot adds, never replaces: whatever this machine has at the path (a
+    // program, a library, the loader, a link, a configuration) stays its own.
+    if (exists(path))
+      why = "this machine has a file there, which a snapshot never replaces";
+    else if (!is_dir(dir))
+      why = dir + " is not a folder here";
+    else if (!may_overlay(dir))
+      why = "no such file here, and " + dir +
+            " is not below /opt (only folders there get a shim laid in)";
+    if (why.empty()) {
+      presentable.push_back(path);
       continue;
     }
+    uncovered.push_back(path + " (tool shim, not presented): " + why);
+    std::string rel = spec.shim_paths + path, open_why;
+    for (bool file = true; rel != spec.shim_paths; file = false, rel = parent_dir(rel)) {
+      Fd parent = open_in_tree(tree, parent_dir(rel), Walk::open, open_why);
+      if (!parent.ok() ||
+          ::unlinkat(parent.get(), rel.substr(rel.rfind('/') + 1).c_str(), file ? 0 : AT_REMOVEDIR) != 0)
+        break;
+    }
+  }
+  std::vector<std::string> overlaid;
+  for (const auto& path : presentable) {
+    if (under_any(path, overlaid)) {
+      covered.push_back(path + " (tool shim)");
+      continue;
+    }
+    std::string why;
+    std::string dir = parent_dir(path);
+    while (dir != "/" && !exists(dir)) dir = parent_dir(dir);
     Fd layer = open_in_tree(tree, spec.shim_paths + dir, Walk::open, why);
     if (!layer.ok()) {
       uncovered.push_back(path + " (tool shim, not presented): " + why);

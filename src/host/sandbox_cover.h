@@ -29,7 +29,7 @@ void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& unco
 void cover_proc(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                 std::vector<std::string>& covered);
 
-// Tools run by absolute path: their shims bound over the real file, or laid into
+// Tools run by absolute path: where this machine has nothing at the path, laid into
 // a folder below /opt with an overlay; anything else is not presented, and said so.
 void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                  std::vector<std::string>& covered);

@@ -8,8 +8,9 @@
 // holding bind mounts of every other top-level entry, entered with pivot_root(2)
 // (chroot(2) where that is refused); the old root is detached, so the command's
 // /proc/self/mountinfo lists only what is in the new one.
-// Device nodes: the tree's placeholders in /dev become character devices (mknod),
-// where the namespace allows it.
+// Device nodes: the tree's placeholders in /dev become character devices that reach
+// no driver of this machine: its /dev/null bound over each (never a mknod with the
+// driver's numbers, which this machine's driver of that major would answer).
 #pragma once
 
 #include <map>
@@ -20,6 +21,7 @@ namespace hwaccel {
 
 struct DevNode {
   std::string path;  // "/dev/nvidia0"
+  // What the driver would give (sim/dev_nodes.h); said, never made.
   unsigned major = 0, minor = 0;
   unsigned mode = 0666;
 };
@@ -37,8 +39,8 @@ struct MaskSpec {
   std::vector<std::string> foreign;
 };
 
-// Before /dev is bound: each node's placeholder in the tree becomes a character
-// device. Lines for what could not be made go to `uncovered`.
+// Before /dev is bound: each node's placeholder in the tree becomes this machine's
+// /dev/null (a character device 1:3). Lines for what could not be made go to `uncovered`.
 void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
                     std::vector<std::string>& uncovered, std::vector<std::string>& covered);
 

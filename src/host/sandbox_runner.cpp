@@ -27,6 +27,10 @@
 namespace hwaccel {
 namespace {
 
+// The UTS namespace's name when the snapshot's cannot be set (sim/run_environment.h
+// picks the same one for a name it refuses).
+constexpr const char* kPlaceholderHost = "hwsim-host";
+
 // Only what the child prints before exec: plain write(2), no buffering to lose.
 void say(const std::string& text) {
   std::string line = "hwsim run: " + text + "\n";
@@ -178,9 +182,18 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
     sandbox::cover_dev(spec, tree.get(), uncovered, covered);
     sandbox::cover_proc(spec, tree.get(), uncovered, covered);
     sandbox::cover_tools(spec, tree.get(), uncovered, covered);
-    if (got.uts && !spec.hostname.empty() &&
-        ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0)
-      uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)));
+    // Never this machine's name: the host's, else a placeholder.
+    if (!got.uts) {
+      uncovered.push_back("hostname: no UTS namespace here: this machine's shows");
+    } else if (::sethostname(spec.hostname.data(), spec.hostname.size()) != 0 ||
+               spec.hostname.empty()) {
+      if (!spec.hostname.empty())
+        uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)) +
+                            ": " + kPlaceholderHost + " instead");
+      if (::sethostname(kPlaceholderHost, std::strlen(kPlaceholderHost)) != 0)
+        uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)) +
+                            ": this machine's shows");
+    }
     MaskSpec masks = spec.masks;
     for (const auto& [name, paths] : spec.hidden_tools)
       masks.hide.insert(masks.hide.end(), paths.begin(), paths.end());

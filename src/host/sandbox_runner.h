@@ -36,7 +36,7 @@ struct SandboxSpec {
   std::function<TreePlan()> fresh_plan;
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // the whole environment of the command
-  std::string hostname;                    // "" keeps the real one
+  std::string hostname;  // "" (or one the kernel refuses): "hwsim-host", never this machine's
   std::vector<std::string> proc_present;   // see sim/mount_plan.h
   std::vector<std::string> proc_absent;
   std::vector<std::string> tool_paths;       // shims at absolute paths elsewhere (/opt/...)

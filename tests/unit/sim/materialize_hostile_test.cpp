@@ -9,6 +9,7 @@
 
 #include "sim/materialize.h"
 #include "sim/mount_plan.h"
+#include "sim/run_environment.h"
 #include "src/host/process_runner.h"
 #include "src/host/tree_writer.h"
 
@@ -91,34 +92,94 @@ TEST_F(Hostile, EnvKeysMustBeVariableNames) {
   s_.env["GOOD"] = "it's $(touch " + canary_ + "/v)\nnext";
   TreePlan plan = write();
   const std::string env_sh = find(plan, "/.hwsim/env.sh")->bytes;
-  EXPECT_EQ(env_sh.find("touch " + canary_ + "/y"), std::string::npos) << env_sh;
-  EXPECT_TRUE(
-      has_line_with(plan.warnings, "env 'X;touch " + canary_ + "/y;Y': not a variable name"));
-  ToolRun sourced = sh(". " + root_ + "/.hwsim/env.sh && printf '%s' \"$GOOD\"");
+  EXPECT_EQ(env_sh.find("touch " + canary_), std::string::npos) << env_sh;
+  ToolRun sourced = sh(". " + root_ + "/.hwsim/env.sh && printf '%s' \"${GOOD-unset}\"");
   EXPECT_EQ(sourced.exit_code, 0) << sourced.err;
-  EXPECT_EQ(sourced.out, "it's $(touch " + canary_ + "/v)\nnext");
+  EXPECT_EQ(sourced.out, "unset");
   EXPECT_TRUE(canary_untouched());
   EXPECT_TRUE(is_variable_name("_A9"));
   for (const char* bad : {"", "9A", "A-B", "A B", "A=B", "BASH_FUNC_f%%"})
     EXPECT_FALSE(is_variable_name(bad)) << bad;
 }
 
-// Item 3: loader-controlling variables never reach the command or env.sh.
-TEST_F(Hostile, LoaderVariablesAreDropped) {
-  for (const char* key : {"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
-                          "GCONV_PATH", "BASH_ENV", "PYTHONPATH"})
-    s_.env[key] = "/sys/evil.so";
-  s_.env["CUDA_VISIBLE_DEVICES"] = "0";
-  std::vector<std::string> dropped;
-  auto env = run_environment(s_, "/x/.hwsim/bin", &dropped);
-  EXPECT_EQ(env, (std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "0"},
-                                                     {"PATH", "/x/.hwsim/bin:/usr/bin:/bin"}}));
-  EXPECT_EQ(dropped.size(), 7u);
-  EXPECT_TRUE(has_line_with(dropped, "env LD_PRELOAD: makes programs load or run code"));
+// Issue 31: the command gets this machine's environment and, of the snapshot's,
+// only the device view. Every variable that names a program, a library, a
+// configuration or a home folder is left in the snapshot, whatever its name.
+TEST_F(Hostile, OnlyTheDeviceViewIsPassedOn) {
+  for (const char* key : {"LD_PRELOAD", "LD_LIBRARY_PATH", "GCONV_PATH", "BASH_ENV", "PYTHONPATH",
+                          "HOME", "PYTHONUSERBASE", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT",
+                          "OPENSSL_CONF", "XDG_CONFIG_HOME", "PAGER", "EDITOR", "SOME_NEW_HOOK"})
+    s_.env[key] = "/sys/evil";
+  s_.env["PATH"] = ".:/sys/bin::bin";
+  s_.env["CUDA_VISIBLE_DEVICES"] = "0,GPU-5f3c2a10-aaaa";
+  s_.env["HIP_VISIBLE_DEVICES"] = "0;touch /tmp/x";  // not a device list
+  const std::map<std::string, std::string> here = {{"HOME", "/home/me"},
+                                                   {"PATH", "/usr/bin::.:bin:/bin"},
+                                                   {"ROCR_VISIBLE_DEVICES", "3"},
+                                                   {"TERM", "xterm"}};
+  std::vector<std::string> refused, notes;
+  auto env = run_environment(s_, here, "/x/.hwsim/bin", &refused, &notes);
+  EXPECT_EQ(env, (std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "0,GPU-5f3c2a10-aaaa"},
+                                                     {"HOME", "/home/me"},
+                                                     {"PATH", "/x/.hwsim/bin:/usr/bin:/bin"},
+                                                     {"TERM", "xterm"}}));
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_TRUE(has_line_with(refused, "env HIP_VISIBLE_DEVICES"));
+  EXPECT_TRUE(has_line_with(notes, "14 recorded variables not passed on"));
+  EXPECT_TRUE(has_line_with(notes, "this machine's ROCR_VISIBLE_DEVICES is not passed on"));
   TreePlan plan = write();
-  EXPECT_EQ(find(plan, "/.hwsim/env.sh")->bytes.find("/sys/evil.so"), std::string::npos);
-  EXPECT_EQ(find(plan, "/.hwsim/env")->bytes.find("/sys/evil.so"), std::string::npos);
-  EXPECT_TRUE(has_line_with(plan.warnings, "env LD_PRELOAD"));
+  for (const char* file : {"/.hwsim/env.sh", "/.hwsim/env"})
+    EXPECT_EQ(find(plan, file)->bytes.find("/sys/"), std::string::npos) << file;
+  EXPECT_TRUE(has_line_with(plan.warnings, "env HIP_VISIBLE_DEVICES"));
+  // Sourced in a shell whose PATH has relative and empty entries: they are gone.
+  ToolRun sourced = sh("HOME=/h; PATH=/usr/bin::.:rel:/bin; ROCR_VISIBLE_DEVICES=1; . " + root_ +
+                       "/.hwsim/env.sh && printf '%s|%s|%s|%s' \"$PATH\" \"$HOME\" "
+                       "\"$CUDA_VISIBLE_DEVICES\" \"${ROCR_VISIBLE_DEVICES-unset}\"");
+  EXPECT_EQ(sourced.out, root_ + "/.hwsim/bin:/usr/bin:/bin|/h|0,GPU-5f3c2a10-aaaa|unset")
+      << sourced.err;
+}
+
+// Each allow-listed variable takes its own shape and nothing else.
+TEST(DeviceView, ValuesMustHaveTheirShape) {
+  auto ok = [](const char* name, const char* value) {
+    return find_device_variable(name)->valid(value);
+  };
+  EXPECT_TRUE(ok("CUDA_VISIBLE_DEVICES", ""));
+  EXPECT_TRUE(ok("CUDA_VISIBLE_DEVICES", "-1"));
+  EXPECT_TRUE(ok("CUDA_VISIBLE_DEVICES", "MIG-GPU-5f3c2a10-1111/1/0,MIG-abc-def"));
+  EXPECT_FALSE(ok("CUDA_VISIBLE_DEVICES", "0 1"));
+  EXPECT_FALSE(ok("CUDA_VISIBLE_DEVICES", "/etc/passwd"));
+  EXPECT_FALSE(ok("CUDA_VISIBLE_DEVICES", "GPU-../../x"));
+  EXPECT_TRUE(ok("NVIDIA_VISIBLE_DEVICES", "all"));
+  EXPECT_TRUE(ok("CUDA_DEVICE_ORDER", "PCI_BUS_ID"));
+  EXPECT_FALSE(ok("CUDA_DEVICE_ORDER", "pci"));
+  EXPECT_TRUE(ok("ZE_AFFINITY_MASK", "0.1,1"));
+  EXPECT_FALSE(ok("ZE_AFFINITY_MASK", "0..1"));
+  EXPECT_TRUE(ok("NEURON_RT_VISIBLE_CORES", "0-3,8"));
+  EXPECT_TRUE(ok("ONEAPI_DEVICE_SELECTOR", "level_zero:0,1;opencl:gpu"));
+  EXPECT_FALSE(ok("ONEAPI_DEVICE_SELECTOR", "level_zero:$(id)"));
+  EXPECT_TRUE(ok("TPU_ACCELERATOR_TYPE", "v5litepod-8"));
+  EXPECT_FALSE(ok("TPU_ACCELERATOR_TYPE", "v4 8"));
+  EXPECT_TRUE(ok("KUBERNETES_SERVICE_HOST", "10.96.0.1"));
+  EXPECT_FALSE(ok("KUBERNETES_SERVICE_HOST", "evil.example.com"));
+  EXPECT_EQ(find_device_variable("HOME"), nullptr);
+  EXPECT_EQ(find_device_variable("PATH"), nullptr);
+  for (const auto& v : device_view_variables()) EXPECT_FALSE(v.why.empty()) << v.name;
+}
+
+TEST(DeviceView, HostnameTheKernelRefusesIsAPlaceholder) {
+  std::string note;
+  EXPECT_EQ(run_hostname("gx10-a1", &note), "gx10-a1");
+  EXPECT_EQ(note, "");
+  EXPECT_EQ(run_hostname(std::string(65, 'a'), &note), kPlaceholderHostname);
+  EXPECT_NE(note.find("longer than the kernel takes"), std::string::npos);
+  EXPECT_EQ(run_hostname("a\nb", &note), kPlaceholderHostname);
+  EXPECT_EQ(run_hostname("", &note), kPlaceholderHostname);
+}
+
+TEST(DeviceView, PathKeepsAbsoluteEntriesOnly) {
+  EXPECT_EQ(absolute_entries(".:/a::b:/c/d:"), "/a:/c/d");
+  EXPECT_EQ(absolute_entries(""), "");
 }
 
 // Item 4: files outside /sys, /proc, /dev are listed as not presented; a tool run
@@ -132,7 +193,9 @@ TEST_F(Hostile, OnlySysProcDevArePresented) {
   MountPlan mounts = plan_mounts(s_);
   EXPECT_EQ(mounts.not_presented,
             (std::vector<std::string>{"/etc/ld.so.preload", "/opt/vendor/tools/t"}));
-  EXPECT_EQ(mounts.tool_paths, (std::vector<std::string>{"/etc/tool", "/opt/vendor/tools/t"}));
+  EXPECT_EQ(mounts.tool_paths, (std::vector<std::string>{"/opt/vendor/tools/t"}));
+  ASSERT_EQ(mounts.tools_refused.size(), 1u);
+  EXPECT_EQ(mounts.tools_refused[0].first, "/etc/tool");
   TreePlan plan = write();
   // The snapshot's bytes stay at the tree's path; the mounted copy is the shim.
   EXPECT_EQ(find(plan, "/opt/vendor/tools/t")->bytes, "snapshot bytes\n");
@@ -140,6 +203,19 @@ TEST_F(Hostile, OnlySysProcDevArePresented) {
   EXPECT_EQ(find(plan, "/.hwsim/paths/opt/vendor/tools/t")->bytes.rfind("#!/bin/sh\n", 0), 0u);
   EXPECT_FALSE(find(plan, "/.hwsim/paths/etc/ld.so.preload"));
   EXPECT_EQ(std::distance(fs::directory_iterator(root_ + "/.hwsim/paths/etc"), {}), 1);
+}
+
+// Issue 31: a tool recorded at a system, library or loader path is never presented
+// there (hwsim run also refuses any path this machine has, in the namespace).
+TEST(ToolPaths, SystemLibraryAndLoaderPathsAreRefused) {
+  for (const char* path :
+       {"/etc/x", "/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2",
+        "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "/usr/lib64/x", "/libx32/y",
+        "/opt/v/ld-linux-aarch64.so.1", "/opt/v/libfoo.so", "/opt/v/ld.so.cache"})
+    EXPECT_NE(tool_path_refusal(path), "") << path;
+  for (const char* path : {"/opt/qti-aic/tools/qaic-util", "/usr/bin/env", "/opt/v/solver",
+                           "/usr/local/bin/x.sox"})
+    EXPECT_EQ(tool_path_refusal(path), "") << path;
 }
 
 // Item 7: names that cannot be a shim stop the plan before anything is planned,

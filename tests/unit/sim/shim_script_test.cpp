@@ -40,7 +40,7 @@ TEST(ShimScript, LatencySleepsTheRecordedTimeBeforeAnswering) {
   ToolEntry list = tool({"nvidia-smi", "-L"}, ToolOutcome::exited, 24);
   std::vector<ShimRun> runs{{&list, "7"}};
   const std::string with = shim_script("nvidia-smi", runs, "../tools", "/usr/bin/sleep");
-  EXPECT_NE(with.find("then\n  '/usr/bin/sleep' 0.024\n  cat \"$data\"/'7.out'\n  exit 0\n"),
+  EXPECT_NE(with.find("then\n  '/usr/bin/sleep' 0.024\n  'cat' \"$data\"/'7.out'\n  exit 0\n"),
             std::string::npos)
       << with;
   const std::string without = shim_script("nvidia-smi", runs, "../tools");
@@ -58,8 +58,26 @@ TEST(ShimScript, NoSleepForZeroMillisecondsOrARecordedHang) {
   std::vector<ShimRun> runs{{&instant, "0"}, {&hang, "1"}, {&slow, "2"}};
   const std::string s = shim_script("nvidia-smi", runs, "../tools", "/bin/sleep");
   EXPECT_EQ(count(s, "/bin/sleep' "), 1u) << s;  // the slow one only
-  EXPECT_NE(s.find("  '/bin/sleep' 1.200\n  cat \"$data\"/'2.out'"), std::string::npos) << s;
-  EXPECT_EQ(count(s, "exec sleep 2147483647"), 1u) << s;  // the hang, as without --latency
+  EXPECT_NE(s.find("  '/bin/sleep' 1.200\n  'cat' \"$data\"/'2.out'"), std::string::npos) << s;
+  // The hang, as without --latency: a bounded wait (at least a minute), no loop.
+  EXPECT_EQ(count(s, "  'sleep' 60.000 </dev/null >/dev/null 2>&1 &\n"), 1u) << s;
+}
+
+// Issue 31: the shims run this machine's own `cat` and `sleep`, by the absolute
+// paths given, never by a name a shim of the snapshot could answer for; a recorded
+// hang waits at most kTimeoutWaitMaxMs and then ends killed, as the recorder did.
+TEST(ShimScript, HelpersByAbsolutePathAndABoundedHang) {
+  ToolEntry out = tool({"sleep", "1"}, ToolOutcome::exited, 0);
+  out.run.out = "x";
+  ToolEntry hang = tool({"sleep", "2147483647"}, ToolOutcome::timeout, 99'000'000);
+  const std::string s = shim_script("sleep", {{&out, "0"}, {&hang, "1"}}, "../tools", "", true,
+                                    false, {"/usr/bin/cat", "/usr/bin/sleep"});
+  EXPECT_NE(s.find("  '/usr/bin/cat' \"$data\"/'0.out'\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("  '/usr/bin/sleep' 600.000 </dev/null >/dev/null 2>&1 &\n"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  wait $!\n  kill -9 $$\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find("exec sleep"), std::string::npos) << s;
+  EXPECT_EQ(s.find(" cat "), std::string::npos) << s;
 }
 
 TEST(ShimScript, ASleepProgramWithOddCharactersIsQuoted) {

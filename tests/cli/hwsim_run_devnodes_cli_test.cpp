@@ -1,0 +1,82 @@
+// Issue 31: a snapshot's device nodes reach no driver of this machine. For every
+// fixture host, every character device the simulated /dev holds is opened inside
+// `hwsim run`: each is a character device (programs that check the type still see
+// one) whose numbers are /dev/null's, reads end at once and writes go nowhere.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "src/host/sandbox_runner.h"
+#include "tests/cli/cli_test_util.h"
+
+namespace hwaccel::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The recorded character devices below /dev, as materialize lists them.
+std::set<std::string> recorded_char_nodes(const std::string& host, const std::string& dir) {
+  auto m = run_command(bin("hwsim") + " materialize " + host + " " + dir);
+  EXPECT_EQ(m.exit_code, 0) << m.err;
+  std::set<std::string> nodes;
+  std::ifstream special(dir + "/.hwsim/special");
+  for (std::string line; std::getline(special, line);) {
+    auto tab = line.find('\t');
+    if (line.rfind("/dev/", 0) == 0 && tab != std::string::npos &&
+        line.compare(tab + 1, 10, "char node:") == 0)
+      nodes.insert(line.substr(0, tab));
+  }
+  return nodes;
+}
+
+class HwsimRunDevNodes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HwsimRunDevNodes, EverySimulatedNodeReachesNothing) {
+  if (!private_mounts_available()) GTEST_SKIP() << "no private mount namespace here";
+  const std::string host = source_path("fixtures/hosts/" + GetParam() + ".yaml");
+  const std::string dir = make_temp_dir();
+  const auto recorded = recorded_char_nodes(host, dir + "/tree");
+  // Each character device but the few every program needs (this machine's own):
+  // its numbers, the bytes a read gives, and whether a write is taken.
+  const std::string script =
+      "find /dev -type c ! -path '/dev/pts/*' | sort | while read -r n; do "
+      "case $n in /dev/null|/dev/zero|/dev/full|/dev/random|/dev/urandom|/dev/tty) continue;; "
+      "esac; "
+      "printf '%s %s %s ' \"$n\" \"$(stat -L -c %t:%T \"$n\")\" \"$(head -c 64 \"$n\" | wc -c)\"; "
+      "if printf x >\"$n\" 2>/dev/null; then echo w; else echo -; fi; done";
+  auto r = run_command(bin("hwsim") + " run " + host + " -- sh -c " + quote(script));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<std::string> seen;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string path, numbers, bytes, wrote;
+    words >> path >> numbers >> bytes >> wrote;
+    seen.insert(path);
+    EXPECT_EQ(numbers, "1:3") << path << ": not /dev/null's numbers (a driver's?)";
+    EXPECT_EQ(bytes, "0") << path << ": a read gave bytes";
+  }
+  for (const auto& node : recorded) EXPECT_TRUE(seen.count(node)) << node << " is not a char device";
+  fs::remove_all(dir);
+}
+
+std::vector<std::string> fixture_names() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(source_path("fixtures/hosts")))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, HwsimRunDevNodes, ::testing::ValuesIn(fixture_names()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace hwaccel::testing
