@@ -10,6 +10,7 @@
 #include "sim/run_environment.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
+#include "sim/tree_links.h"
 #include "src/host/path.h"
 #include "src/host/process_runner.h"
 #include "src/snapshot/snapshot_codec.h"
@@ -207,6 +208,13 @@ class Planner {
         put({PlannedEntry::Kind::file, real, entry.bytes, "", 0644});
         break;
       case FileEntry::Kind::link:
+        // Laid only when it leads nowhere but into the tree (sim/tree_links.h).
+        if (auto why = link_leaves_view(s_, real, entry.target); !why.empty()) {
+          plan_.warnings.push_back(display_quote(path) + ": a link that " + why +
+                                   ": not laid (never followed)");
+          special(path, "a link out of the tree: not laid");
+          break;
+        }
         put({PlannedEntry::Kind::link, real, "", entry.target, 0777});
         break;
       case FileEntry::Kind::dir:

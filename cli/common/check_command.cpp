@@ -59,7 +59,8 @@ Outcome check_one(const std::string& dir, const std::string& shown_dir, const st
                   bool update) {
   Outcome o;
   const std::string path = dir + "/" + name + ".yaml";
-  auto loaded = load_snapshot_file(path);
+  // Each file of DIR, and no link out of it (nor for the goldens below).
+  auto loaded = load_snapshot_file(path, false, dir);
   if (loaded.error) {
     o.passed = false;
     o.report = "FAIL " + name + ": " + loaded.error->to_string() + "\n";
@@ -81,7 +82,7 @@ Outcome check_one(const std::string& dir, const std::string& shown_dir, const st
   const std::string expected_dir = dir + "/" + name + ".expected";
   for (const auto& [file, actual] : render.files) {
     const std::string golden = expected_dir + "/" + file;
-    auto expected = read_text_file(golden);
+    auto expected = read_text_file_inside(dir, golden);
     const std::string before = expected ? *expected : std::string();
     if (expected && before == actual) continue;
     if (update) {

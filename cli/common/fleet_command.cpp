@@ -138,7 +138,8 @@ int run_fleet(const FleetArgs& args) {
       if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0) files.push_back(dir + "/" + n);
     total = run_parallel(files.size(), job_count(args.jobs, files.size()),
                          [&](std::size_t i, sim::FleetAggregate& agg) {
-                           auto loaded = load_snapshot_file(files[i]);
+                           // Each file of DIR, and no link out of it.
+                           auto loaded = load_snapshot_file(files[i], false, dir);
                            if (loaded.error) {
                              ++agg.errors[loaded.error->to_string()];
                              return;

@@ -9,9 +9,11 @@
 #include "cli/common/kernel_plan_command.h"
 #include "cli/common/number_options.h"
 #include "cli/common/plan_svg.h"
+#include "src/host/inside_tree.h"
 #include "src/host/live_host.h"
 #include "src/host/terminal.h"
 #include "src/plan/gguf.h"
+#include "src/plan/model_folder.h"
 #include "src/plan/planner.h"
 #include "src/plan/runtime.h"
 #include "src/plan/safetensors.h"
@@ -135,10 +137,18 @@ bool is_directory(const std::string& path) {
 }
 
 // --model DIR: config.json for the shape, the safetensors headers (never the
-// weights) for the exact bytes of every tensor.
+// weights) for the exact bytes of every tensor. Every read stays in the model's
+// folder (src/plan/model_folder.h): a link out of it is refused, never followed.
 int load_model_dir(const std::string& dir, plan::ModelResult& r) {
-  LiveHost host;
-  const std::string base = absolute_path(dir) + "/";
+  auto canonical = canonical_path(absolute_path(dir));
+  if (!canonical) {
+    std::cerr << "error: --model " << dir << ": " << canonical.error().message << "\n";
+    return kExitBadInput;
+  }
+  LiveHostOptions confined;
+  confined.confine = plan::model_folder_tree(*canonical);
+  LiveHost host(confined);
+  const std::string base = *canonical + "/";
   const std::string shown = dir + (dir.empty() || dir.back() == '/' ? "" : "/");
   auto text = host.read(base + "config.json");
   if (!text) {
@@ -170,7 +180,7 @@ int load_model_dir(const std::string& dir, plan::ModelResult& r) {
     shard_names = index.index->shards;
     indexed = true;
   } else {
-    auto names = host.list(absolute_path(dir));
+    auto names = host.list(*canonical);
     if (!names) {
       std::cerr << "error: --model " << dir << ": " << names.error().message << "\n";
       return kExitBadInput;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 
+#include "src/host/inside_tree.h"
 #include "src/host/process_runner.h"
 #include "src/host/root_path.h"
 #include "src/host/text_file.h"
@@ -73,12 +74,8 @@ class FdCloser {
 // fstat per file), so a FIFO or device in a --root tree or a path the user
 // named cannot hang the read; sysfs keeps O_NONBLOCK, which its attributes
 // ignore, to save the fcntl.
-Result<std::string> read_to_eof(const std::string& real, std::string_view path, int extra_flags,
-                                bool short_read_is_eof) {
-  auto opened = open_regular_file(real, path, extra_flags, /*keep_nonblock=*/short_read_is_eof);
-  if (!opened) return opened.error();
-  FdCloser closer(opened->fd);
-  const int fd = opened->fd;
+Result<std::string> read_fd_to_eof(int fd, std::string_view path, bool short_read_is_eof) {
+  FdCloser closer(fd);
   std::string text;
   char buffer[64 * 1024];
   for (;;) {
@@ -92,8 +89,23 @@ Result<std::string> read_to_eof(const std::string& real, std::string_view path, 
   }
 }
 
-Result<std::vector<std::string>> list_dir(const std::string& real, std::string_view path) {
-  std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(real.c_str()), &::closedir);
+Result<std::string> read_head_of(int fd, std::string_view path, std::size_t max_bytes) {
+  FdCloser closer(fd);
+  std::string text;
+  char buffer[64 * 1024];
+  while (text.size() < max_bytes) {
+    const std::size_t want = std::min(sizeof buffer, max_bytes - text.size());
+    ssize_t n = ::read(fd, buffer, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error(errno, path);
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+Result<std::vector<std::string>> list_opened(DIR* opened, std::string_view path) {
+  std::unique_ptr<DIR, int (*)(DIR*)> dir(opened, &::closedir);
   if (!dir) return make_error(errno, path);
   std::vector<std::string> names;
   for (;;) {
@@ -142,6 +154,25 @@ bool kernel_file(std::string_view path) {
   return path.rfind("/sys/", 0) == 0 || path.rfind("/proc/", 0) == 0;
 }
 
+bool at_or_below(std::string_view path, std::string_view top) {
+  return path.rfind(top, 0) == 0 && (path.size() == top.size() || path[top.size()] == '/');
+}
+
+// The running machine's /sys, /proc and /dev: trees the kernel (or `hwsim run`,
+// from a snapshot) makes. Their links stay among them (/proc/device-tree is
+// /sys/firmware/devicetree/base, /dev/fd is /proc/self/fd), bar the magic links
+// of a process (its root, cwd, exe, fds: followed only by what they say, and
+// only into these trees); a link elsewhere is a planted one, and is not followed.
+InsideTree* kernel_tree(std::string_view path) {
+  static const std::string shown = "/sys, /proc and /dev";
+  static InsideTree sys("/sys", shown, {"/proc", "/dev"}), proc("/proc", shown, {"/sys", "/dev"}),
+      dev("/dev", shown, {"/sys", "/proc"});
+  if (at_or_below(path, "/sys")) return &sys;
+  if (at_or_below(path, "/proc")) return &proc;
+  if (at_or_below(path, "/dev")) return &dev;
+  return nullptr;
+}
+
 std::string lowercase(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
@@ -168,74 +199,111 @@ Facts running_machine_facts() {
 
 LiveHost::LiveHost(LiveHostOptions options)
     : options_(std::move(options)),
-      stands_for_another_machine_(!options_.root.empty() || std::getenv("HWSIM_ROOT") != nullptr) {}
+      stands_for_another_machine_(!options_.root.empty() || std::getenv("HWSIM_ROOT") != nullptr) {
+  if (options_.root.empty() && !options_.confine.empty())
+    confined_ = std::make_unique<InsideTree>(options_.confine);
+}
+
+InsideTree* LiveHost::tree_for(std::string_view path) {
+  if (!options_.root.empty()) return nullptr;
+  if (confined_) return confined_.get();
+  return kernel_tree(path);
+}
 
 bool LiveHost::knows(std::string_view path) {
   if (!stands_for_another_machine_) return true;
   for (std::string_view top : {"/sys", "/proc", "/dev"})
-    if (path.rfind(top, 0) == 0 && (path.size() == top.size() || path[top.size()] == '/'))
-      return true;
+    if (at_or_below(path, top)) return true;
   return false;
 }
 
 Result<std::string> LiveHost::read(std::string_view path) {
-  auto real = real_path(options_.root, path, /*follow_last=*/true);
-  if (!real.ok()) return real.error();
-  // Under a root the resolved path holds no links; O_NOFOLLOW keeps one that
-  // appeared since from leading out.
   // (debugfs and tracefs are mounted below /sys but are not sysfs.)
-  const bool sysfs = options_.root.empty() && path.rfind("/sys/", 0) == 0 &&
+  const bool sysfs = options_.root.empty() && !confined_ && path.rfind("/sys/", 0) == 0 &&
                      path.rfind("/sys/kernel/debug/", 0) != 0 &&
                      path.rfind("/sys/kernel/tracing/", 0) != 0;
-  // A device node is not even opened (opening one can act: a watchdog starts, a
-  // tape rewinds). sysfs and procfs of the running machine hold none, and are
-  // read with one call fewer; a path the user named, or one in a copied tree,
-  // is looked at first. open_regular_file's fstat catches a file swapped in since.
-  if (!options_.root.empty() || !kernel_file(path)) {
-    // Under a root the links are already followed (inside it); lstat keeps it so.
-    if (auto special = refuse_special_file(*real, path, /*follow_last=*/options_.root.empty()))
-      return *special;
+  if (InsideTree* tree = tree_for(path)) {
+    // sysfs and procfs hold no device node: opened at once, one call fewer. A
+    // node elsewhere is not even opened (opening one can act: a watchdog
+    // starts, a tape rewinds): open_regular_inside looks first.
+    if (!confined_ && kernel_file(path)) {
+      auto fd = tree->open(path, O_RDONLY | O_NONBLOCK);
+      if (!fd) return fd.error();
+      auto opened = regular_file_of(fd.value().release(), path, /*keep_nonblock=*/sysfs);
+      if (!opened) return opened.error();
+      return read_fd_to_eof(opened->fd, path, sysfs);
+    }
+    auto opened = open_regular_inside(*tree, path);
+    if (!opened) return opened.error();
+    return read_fd_to_eof(opened->fd, path, false);
   }
-  return read_to_eof(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW, sysfs);
+  auto real = real_path(options_.root, path, /*follow_last=*/true);
+  if (!real.ok()) return real.error();
+  // A device node is not even opened; a path the user named, or one in a
+  // copied tree, is looked at first. open_regular_file's fstat catches a file
+  // swapped in since. Under a root the links are already followed (inside it);
+  // lstat and O_NOFOLLOW keep one that appeared since from leading out.
+  if (auto special = refuse_special_file(*real, path, /*follow_last=*/options_.root.empty()))
+    return *special;
+  auto opened = open_regular_file(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW);
+  if (!opened) return opened.error();
+  return read_fd_to_eof(opened->fd, path, false);
 }
 
 Result<std::string> LiveHost::read_head(std::string_view path, std::size_t max_bytes) {
+  if (InsideTree* tree = tree_for(path)) {
+    auto opened = open_regular_inside(*tree, path);
+    if (!opened) return opened.error();
+    return read_head_of(opened->fd, path, max_bytes);
+  }
   auto real = real_path(options_.root, path, /*follow_last=*/true);
   if (!real.ok()) return real.error();
   if (auto special = refuse_special_file(*real, path, /*follow_last=*/options_.root.empty()))
     return *special;
   auto opened = open_regular_file(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW);
   if (!opened) return opened.error();
-  FdCloser closer(opened->fd);
-  std::string text;
-  char buffer[64 * 1024];
-  while (text.size() < max_bytes) {
-    const std::size_t want = std::min(sizeof buffer, max_bytes - text.size());
-    ssize_t n = ::read(opened->fd, buffer, want);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error(errno, path);
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  return text;
+  return read_head_of(opened->fd, path, max_bytes);
 }
 
 Result<std::vector<std::string>> LiveHost::list(std::string_view dir) {
+  if (InsideTree* tree = tree_for(dir)) {
+    auto fd = tree->open(dir, O_RDONLY | O_DIRECTORY);
+    if (!fd) return fd.error();
+    const int raw = fd.value().release();
+    DIR* opened = ::fdopendir(raw);
+    if (opened == nullptr) {
+      const int code = errno;
+      ::close(raw);
+      return make_error(code, dir);
+    }
+    return list_opened(opened, dir);
+  }
   auto real = real_path(options_.root, dir, /*follow_last=*/true);
   if (!real.ok()) return real.error();
-  return list_dir(*real, dir);
+  return list_opened(::opendir(real->c_str()), dir);
 }
 
 Result<std::string> LiveHost::readlink(std::string_view path) {
+  if (InsideTree* tree = tree_for(path)) {
+    auto fd = tree->open(path, O_PATH | O_NOFOLLOW, /*follow_last=*/false);
+    if (!fd) return fd.error();
+    return read_link_of(*fd, path);
+  }
   auto real = real_path(options_.root, path, /*follow_last=*/false);
   if (!real.ok()) return real.error();
   return read_link_target(*real, path);  // the raw target, even under a root
 }
 
 Result<FileKind> LiveHost::stat(std::string_view path) {
+  struct stat st {};
+  if (InsideTree* tree = tree_for(path)) {
+    auto fd = tree->open(path, O_PATH);
+    if (!fd) return fd.error();
+    if (::fstat(fd->get(), &st) != 0) return make_error(errno, path);
+    return kind_of(st.st_mode);
+  }
   auto real = real_path(options_.root, path, /*follow_last=*/true);
   if (!real.ok()) return real.error();
-  struct stat st {};
   // Under a root the links are already followed (inside it); lstat keeps it so.
   int rc = options_.root.empty() ? ::stat(real->c_str(), &st) : ::lstat(real->c_str(), &st);
   if (rc != 0) return make_error(errno, path);

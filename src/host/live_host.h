@@ -1,19 +1,26 @@
 // LiveHost: the real machine, or a tree laid out like "/" (--root DIR) whose
-// paths resolve under DIR and whose links may not lead out of it.
+// paths resolve under DIR and whose links may not lead out of it. On the
+// machine, /sys, /proc and /dev are each a tree no read leaves through a link
+// (src/host/inside_tree.h); with `confine`, every path is in that one folder.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "src/host/host.h"
+#include "src/host/inside_tree.h"
 
 namespace hwaccel {
 
 struct LiveHostOptions {
   std::string root;  // empty: the real "/"
+  // Non-empty (without root): every path asked must be in this folder, and no
+  // link on the way may lead out of it (a model folder, a corpus of snapshots).
+  std::string confine;
   std::chrono::milliseconds default_timeout{5000};
   std::size_t output_cap = 16u << 20;  // bytes kept per stream; the rest is drained and dropped
 };
@@ -43,7 +50,12 @@ class LiveHost : public Host {
   bool knows(std::string_view path) override;
 
  private:
+  // The tree a path's reads stay in; nullptr under --root (resolved inside the
+  // root) and for the machine's other folders (its own userland, followed freely).
+  InsideTree* tree_for(std::string_view path);
+
   LiveHostOptions options_;
+  std::unique_ptr<InsideTree> confined_;
   bool stands_for_another_machine_ = false;
   // Asked for on first use: a LiveHost made only to read one variable (the
   // report's NO_COLOR) costs no uname or CPU count.

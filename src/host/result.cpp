@@ -16,6 +16,7 @@ const std::map<int, std::string_view>& names() {
       {EFBIG, "EFBIG"},         {ELOOP, "ELOOP"},           {ENODATA, "ENODATA"},
       {ETIMEDOUT, "ETIMEDOUT"}, {EOPNOTSUPP, "EOPNOTSUPP"}, {ENAMETOOLONG, "ENAMETOOLONG"},
       {EROFS, "EROFS"},         {ESTALE, "ESTALE"},         {EINTR, "EINTR"},
+      {EXDEV, "EXDEV"},  // a link that leads out of its tree (src/host/inside_tree.h)
   };
   return table;
 }

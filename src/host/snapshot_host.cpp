@@ -214,11 +214,13 @@ std::vector<std::vector<std::string>> SnapshotHost::misses() const {
   return sorted;
 }
 
-LoadedSnapshot load_snapshot_file(const std::string& path, bool keep_text) {
+LoadedSnapshot load_snapshot_file(const std::string& path, bool keep_text,
+                                  const std::string& inside) {
   LoadedSnapshot loaded;
   // One byte past the limit is enough for parse_snapshot to refuse it with its
   // own message, without reading a huge file whole.
-  auto text = read_text_file(path, kMaxSnapshotBytes);
+  auto text = inside.empty() ? read_text_file(path, kMaxSnapshotBytes)
+                             : read_text_file_inside(inside, path, kMaxSnapshotBytes);
   if (!text && text.error().code == EFBIG) {
     loaded.error = SnapshotError{
         path, 0, 0,

@@ -60,6 +60,10 @@ struct LoadedSnapshot {
   std::optional<SnapshotError> error;
   std::string text;  // the file's bytes, when asked for (`hwsim run` keys its tree cache by them)
 };
-LoadedSnapshot load_snapshot_file(const std::string& path, bool keep_text = false);
+// With `inside` (a folder of snapshots: `hwsim fleet DIR`, `hwsim check DIR`),
+// `path` is a file of that folder, and a link that leads out of it is refused
+// (EXDEV), its target never read.
+LoadedSnapshot load_snapshot_file(const std::string& path, bool keep_text = false,
+                                  const std::string& inside = "");
 
 }  // namespace hwaccel

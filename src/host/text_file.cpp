@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "src/host/inside_tree.h"
+#include "src/host/terminal.h"
+
 namespace hwaccel {
 
 std::string_view file_kind_phrase(unsigned mode) {
@@ -53,6 +56,10 @@ Result<RegularFile> open_regular_file(const std::string& real, std::string_view 
                                       int extra_flags, bool keep_nonblock) {
   int fd = ::open(real.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | extra_flags);
   if (fd < 0) return make_error(errno, shown);
+  return regular_file_of(fd, shown, keep_nonblock);
+}
+
+Result<RegularFile> regular_file_of(int fd, std::string_view shown, bool keep_nonblock) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int code = errno;
@@ -74,20 +81,21 @@ Result<RegularFile> open_regular_file(const std::string& real, std::string_view 
   return RegularFile{fd, st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0};
 }
 
-Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
-  if (auto special = refuse_special_file(path, path)) return *special;
-  auto opened = open_regular_file(path, path);
-  if (!opened) return opened.error();
-  const int fd = opened->fd;
+namespace {
+
+// Reads an opened regular file whole, up to `max_bytes` (EFBIG past it); closes it.
+Result<std::string> read_opened(RegularFile opened, const std::string& path,
+                                std::size_t max_bytes) {
+  const int fd = opened.fd;
   auto too_large = [&] {
     ::close(fd);
     return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
   };
-  if (opened->size > max_bytes) return too_large();
+  if (opened.size > max_bytes) return too_large();
   // The size fstat gave, plus one byte to see the end: no reallocation for a
   // file that stays as it was, and never more than one chunk past the cap.
   std::string text;
-  text.reserve(static_cast<std::size_t>(opened->size) + 1);
+  text.reserve(static_cast<std::size_t>(opened.size) + 1);
   char chunk[1 << 16];
   for (;;) {
     ssize_t n = ::read(fd, chunk, sizeof chunk);
@@ -103,6 +111,29 @@ Result<std::string> read_text_file(const std::string& path, std::size_t max_byte
   }
   ::close(fd);
   return text;
+}
+
+}  // namespace
+
+Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
+  if (auto special = refuse_special_file(path, path)) return *special;
+  auto opened = open_regular_file(path, path);
+  if (!opened) return opened.error();
+  return read_opened(*opened, path, max_bytes);
+}
+
+Result<std::string> read_text_file_inside(const std::string& folder, const std::string& path,
+                                          std::size_t max_bytes) {
+  // The tree and the file by their absolute paths; messages say them as given.
+  const std::string real = absolute_path(path);
+  InsideTree tree(absolute_path(folder), folder);
+  auto opened = open_regular_inside(tree, real);
+  if (!opened) {
+    Error error = opened.error();
+    if (error.message.rfind(real, 0) == 0) error.message.replace(0, real.size(), path);
+    return error;
+  }
+  return read_opened(*opened, path, max_bytes);
 }
 
 }  // namespace hwaccel

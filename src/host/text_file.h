@@ -30,6 +30,10 @@ struct RegularFile {
 Result<RegularFile> open_regular_file(const std::string& real, std::string_view shown,
                                       int extra_flags = 0, bool keep_nonblock = false);
 
+// The checks of open_regular_file() on a descriptor already open (closed on
+// failure): a directory is EISDIR, a FIFO, socket or device EINVAL.
+Result<RegularFile> regular_file_of(int fd, std::string_view shown, bool keep_nonblock = false);
+
 // Looks at `real` before any open (stat, or lstat when `follow_last` is
 // false): a FIFO, socket or device is refused with EINVAL and a message that
 // says what it is, never opened (opening a device can act: a watchdog starts,
@@ -47,5 +51,11 @@ std::string_view file_kind_phrase(unsigned mode);
 // a FIFO must not hang us.
 Result<std::string> read_text_file(const std::string& path,
                                    std::size_t max_bytes = std::size_t{1} << 30);
+
+// The same for a file of a folder the user named (a corpus of snapshots):
+// `path` is below `folder`, and no link on the way leads out of it
+// (src/host/inside_tree.h: EXDEV, and a message that says so).
+Result<std::string> read_text_file_inside(const std::string& folder, const std::string& path,
+                                          std::size_t max_bytes = std::size_t{1} << 30);
 
 }  // namespace hwaccel

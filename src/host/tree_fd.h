@@ -23,6 +23,8 @@ class Fd {
   }
   ~Fd();
   int get() const { return fd_; }
+  // Gives the descriptor up to the caller, who closes it.
+  int release() { return std::exchange(fd_, -1); }
   bool ok() const { return fd_ >= 0; }
   // A name of this very file for calls that take paths (mount(2), overlay's
   // lowerdir): whatever its old path holds by then, it is the file opened.
