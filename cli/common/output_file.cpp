@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -75,13 +76,21 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// ".NAME.tmp-PID" -> PID; 0 when `entry` is not a temporary of ours for NAME.
+// ".NAME.tmp-PID" or ".NAME.tmp-PID-N" -> PID; 0 when `entry` is not a
+// temporary of ours for NAME.
 long temporary_pid(std::string_view entry, std::string_view prefix) {
   if (entry.size() <= prefix.size() || entry.substr(0, prefix.size()) != prefix) return 0;
   std::string_view digits = entry.substr(prefix.size());
+  if (auto dash = digits.find('-'); dash != std::string_view::npos) {
+    std::string_view serial = digits.substr(dash + 1);
+    if (serial.empty() || serial.size() > 20 ||
+        serial.find_first_not_of("0123456789") != std::string_view::npos)
+      return 0;
+    digits = digits.substr(0, dash);
+  }
   // Any pid_t a process can have (up to 2^31-1: ten digits), not only this
   // machine's pid_max: the folder may have been written on another machine.
-  if (digits.size() > 10 || digits.front() == '0') return 0;
+  if (digits.empty() || digits.size() > 10 || digits.front() == '0') return 0;
   long long pid = 0;
   for (char c : digits) {
     if (c < '0' || c > '9') return 0;
@@ -89,6 +98,11 @@ long temporary_pid(std::string_view entry, std::string_view prefix) {
   }
   return pid > 0x7fffffffLL ? 0 : long(pid);
 }
+
+// Each write of this process gets its own serial: threads writing one file at
+// once (16 Python threads calling record() on one path) each have their own
+// temporary, and the last rename wins whole.
+std::atomic<unsigned long> next_serial{1};
 
 }  // namespace
 
@@ -110,11 +124,12 @@ void remove_stale_temporaries(const std::string& path) {
   ::closedir(dir);
 }
 
-std::string temporary_path_for(const std::string& path, long pid) {
+std::string temporary_path_for(const std::string& path, long pid, unsigned long serial) {
   auto slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  return dir + "." + name + ".tmp-" + std::to_string(pid);
+  return dir + "." + name + ".tmp-" + std::to_string(pid) +
+         (serial ? "-" + std::to_string(serial) : "");
 }
 
 std::string write_file_atomically(const std::string& path, const std::string& bytes,
@@ -129,7 +144,7 @@ std::string write_file_atomically(const std::string& path, const std::string& by
 
   // Temporaries of earlier writes killed before their rename (kill -9).
   remove_stale_temporaries(path);
-  const std::string temp = temporary_path_for(path, long(::getpid()));
+  const std::string temp = temporary_path_for(path, long(::getpid()), next_serial++);
   ::unlink(temp.c_str());  // a stale one of an earlier process with our pid
   // A replaced file keeps its permissions; a new one gets the umask's. An
   // explicit mode wins over both (and the temporary never has wider bits).

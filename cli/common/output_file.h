@@ -1,5 +1,6 @@
 // Writing a file the user asked for: to a dot-named temporary beside it
-// (".NAME.tmp-PID", which NFD and most watchers ignore), flushed to disk, then
+// (".NAME.tmp-PID-N", N a serial of the write within the process, which NFD
+// and most watchers ignore), flushed to disk, then
 // renamed over the target in one step. A failed or interrupted write (even
 // kill -9) never leaves a half file and never destroys what was there; the
 // temporary it leaves behind is removed by the next write to the same file.
@@ -29,12 +30,13 @@ std::string write_file_atomically(const std::string& path, const std::string& by
                                   ExistingFile existing = ExistingFile::replace,
                                   mode_t mode = kKeepMode);
 
-// The temporary a write to `path` by process `pid` uses (for tests and for
-// the message after an interrupted write).
-std::string temporary_path_for(const std::string& path, long pid);
+// The temporary the write number `serial` to `path` by process `pid` uses
+// (0: the ".NAME.tmp-PID" of earlier versions, still cleaned up).
+std::string temporary_path_for(const std::string& path, long pid, unsigned long serial = 0);
 
-// Removes the temporaries ".NAME.tmp-PID" beside `path` left by writes that
-// were killed: only regular files of this user whose PID is no live process.
+// Removes the temporaries ".NAME.tmp-PID[-N]" beside `path` left by writes
+// that were killed: only regular files of this user whose PID is no live
+// process (a live one, this process included, may be writing it now).
 void remove_stale_temporaries(const std::string& path);
 
 // Creates `path` and its missing parents (mkdir -p), new ones with `mode`

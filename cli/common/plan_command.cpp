@@ -254,7 +254,12 @@ int load_model(const std::string& model, const std::string& params, Loaded& out)
       std::cerr << "error: --model " << model << ": " << head.error().message << "\n";
       return kExitBadInput;
     }
-    auto parsed = plan::parse_gguf(*head, model);
+    auto size = host.regular_file_size(absolute_path(model));
+    if (!size) {
+      std::cerr << "error: --model " << model << ": " << size.error().message << "\n";
+      return kExitBadInput;
+    }
+    auto parsed = plan::parse_gguf(*head, model, *size);
     if (!parsed.header) {
       std::cerr << "error: " << parsed.error << "\n";
       return kExitBadInput;

@@ -96,6 +96,19 @@ def test_record_then_replay_is_the_same_detection(tmp_path):
     assert replayed.host.hostname != recorded.host.hostname
 
 
+def test_sixteen_threads_record_one_path_and_the_last_wins(tmp_path):
+    # One temporary per write, not per process: every call succeeds (they got
+    # CannotWrite), the file is one whole recording, and no temporary is left.
+    from concurrent.futures import ThreadPoolExecutor
+    path = tmp_path / "me.yaml"
+    with ThreadPoolExecutor(16) as pool:
+        recorded = list(pool.map(lambda _: hwaccel.record(path, force=True), range(16)))
+    assert len(recorded) == 16
+    replayed = hwaccel.detect(host=path)
+    assert [d.label for d in replayed.devices] == [d.label for d in recorded[0].devices]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["me.yaml"]
+
+
 def test_the_gil_is_released_while_a_probe_runs(tmp_path, monkeypatch):
     # A fake nvidia-smi that waits until this thread writes to a FIFO: only
     # possible while detect() runs in another thread if it released the GIL.

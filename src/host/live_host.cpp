@@ -265,6 +265,17 @@ Result<std::string> LiveHost::read_head(std::string_view path, std::size_t max_b
   return read_head_of(opened->fd, path, max_bytes);
 }
 
+Result<std::uint64_t> LiveHost::regular_file_size(std::string_view path) {
+  auto real = real_path(options_.root, path, /*follow_last=*/true);
+  if (!real.ok()) return real.error();
+  if (auto special = refuse_special_file(*real, path, /*follow_last=*/options_.root.empty()))
+    return *special;
+  auto opened = open_regular_file(*real, path, options_.root.empty() ? 0 : O_NOFOLLOW);
+  if (!opened) return opened.error();
+  FdCloser closer(opened->fd);
+  return opened->size;
+}
+
 Result<std::vector<std::string>> LiveHost::list(std::string_view dir) {
   if (InsideTree* tree = tree_for(dir)) {
     auto fd = tree->open(dir, O_RDONLY | O_DIRECTORY);

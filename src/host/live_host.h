@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,9 @@ class LiveHost : public Host {
 
   Result<std::string> read(std::string_view path) override;
   Result<std::string> read_head(std::string_view path, std::size_t max_bytes) override;
+  // The size of a regular file as fstat says (a model file's, to check that
+  // the data its header places is there), refused as read_head refuses.
+  Result<std::uint64_t> regular_file_size(std::string_view path);
   Result<std::vector<std::string>> list(std::string_view dir) override;
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;

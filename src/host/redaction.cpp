@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "src/host/redaction_names.h"
 #include "src/host/redaction_text.h"
 
 namespace hwaccel {
@@ -50,6 +51,12 @@ bool is_ib_identifier(const std::string& path) {
   std::string name = base_name(path);
   return name == "node_guid" || name == "sys_image_guid" ||
          path.find("/gids/") != std::string::npos;
+}
+
+// A network interface's hardware address (sysfs `address`, `perm_address`).
+bool is_mac_file(const std::string& path) {
+  std::string name = base_name(path);
+  return path.rfind("/sys/", 0) == 0 && (name == "address" || name == "perm_address");
 }
 
 bool holds_addresses(const std::string& path) {
@@ -216,6 +223,9 @@ void redact(Snapshot& s) {
     if (entry.kind != FileEntry::Kind::content) continue;
     if (is_identifier_file(path) && !is_ib_identifier(path))
       entry.bytes = whole_file(r, entry.bytes);
+    else if (is_mac_file(path))  // a MAC written without separators is one still
+      entry.bytes = r.text(redaction::bare_mac_file(entry.bytes, r.names()),
+                           addresses_in(path, entry.bytes));
     else
       entry.bytes = r.text(entry.bytes, addresses_in(path, entry.bytes));
   }

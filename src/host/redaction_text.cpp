@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "src/host/redaction_names.h"
 #include "src/host/redaction_scan.h"
 
 namespace hwaccel::redaction {
@@ -9,6 +10,9 @@ namespace hwaccel::redaction {
 TextRedactor::TextRedactor(std::string hostname, const std::set<std::string>& user_names)
     : hostname_(std::move(hostname)) {
   if (!hostname_.empty()) fake_hostname_ = names_.hostname(hostname_);
+  for (char c : hostname_) hostname_lower_ += lower_char(c);
+  if (auto dot = hostname_lower_.find('.'); dot != std::string::npos && dot >= 4)
+    short_hostname_ = hostname_lower_.substr(0, dot);
   for (const auto& u : user_names)
     if (!is_safe_user_name(u)) users_.insert(u);
 }
@@ -131,23 +135,52 @@ std::string TextRedactor::shapes(std::string_view in) {
   return out;
 }
 
-// Whole-word occurrences of the hostname (a short name such as "gpu" is left
-// alone: replacing it everywhere would corrupt ordinary words).
+// Whole-word occurrences of the hostname, in any case, and of its first label
+// (a short name such as "gpu" is left alone: replacing it everywhere would
+// corrupt ordinary words).
 std::string TextRedactor::hostnames(std::string_view in) const {
   if (hostname_.size() < 4) return std::string(in);
+  std::string low(in);
+  for (char& c : low) c = lower_char(c);
   std::string out;
-  std::size_t from = 0;
+  // The next match of each name at or after `from` (each is searched for
+  // from left to right once: linear however often the names occur).
+  constexpr auto npos = std::string::npos;
+  std::size_t from = 0, copied = 0;
+  std::size_t full = low.find(hostname_lower_);
+  std::size_t part = short_hostname_.empty() ? npos : low.find(short_hostname_);
   while (true) {
-    auto at = in.find(hostname_, from);
-    if (at == std::string_view::npos) break;
+    if (full != npos && full < from) full = low.find(hostname_lower_, from);
+    if (part != npos && part < from) part = low.find(short_hostname_, from);
+    std::size_t at = full, size = hostname_lower_.size();
+    if (part < at) at = part, size = short_hostname_.size();
+    if (at == npos) break;
     bool left_ok = at == 0 || !is_word_char(in[at - 1]);
-    bool right_ok = at + hostname_.size() >= in.size() || !is_word_char(in[at + hostname_.size()]);
-    out.append(in, from, at - from);
-    out += (left_ok && right_ok) ? fake_hostname_ : hostname_;
-    from = at + hostname_.size();
+    bool right_ok = at + size >= in.size() || !is_word_char(in[at + size]);
+    if (!left_ok || !right_ok) {
+      from = at + 1;
+      continue;
+    }
+    out.append(in, copied, at - copied);
+    out += fake_hostname_;
+    copied = from = at + size;
   }
-  out.append(in, from, std::string_view::npos);
+  out.append(in, copied, std::string_view::npos);
   return out;
+}
+
+bool TextRedactor::is_hostname(std::string_view v) const {
+  if (hostname_.empty() || v.size() != hostname_.size()) return false;
+  for (std::size_t k = 0; k < v.size(); ++k)
+    if (lower_char(v[k]) != hostname_lower_[k]) return false;
+  return true;
+}
+
+// The classes of redaction_names.h, each a linear pass: cloud-internal names
+// before the addresses in names, so that a whole name gets one pseudonym.
+std::string TextRedactor::names_by_class(std::string_view in) {
+  return macs_by_notation(
+      pod_names(dashed_addresses(internal_host_names(in, names_), names_), names_), names_);
 }
 
 // "key: value" and "key=value" whose key names an identifier (is_identifier_key),
@@ -331,7 +364,9 @@ std::string TextRedactor::addresses(std::string_view in, Addresses where) {
 }
 
 std::string TextRedactor::text(std::string_view in, Addresses where) {
-  return addresses(user_paths(key_values(hostnames(shapes(in)))), where);
+  return addresses(
+      user_words(user_paths(names_by_class(key_values(hostnames(shapes(in))))), users_, names_),
+      where);
 }
 
 std::string TextRedactor::path(std::string_view in) {
@@ -340,7 +375,7 @@ std::string TextRedactor::path(std::string_view in) {
 
 std::string TextRedactor::whole_value(std::string_view v) {
   if (v.size() < 4 || is_shared_value(v) || is_pseudonym_label(v)) return std::string(v);
-  if (!hostname_.empty() && v == hostname_) return fake_hostname_;
+  if (is_hostname(v)) return fake_hostname_;
   std::string_view core = v;
   for (std::string_view prefix : {"GPU-", "MIG-", "0x", "0X"})
     if (starts_with(core, prefix)) core.remove_prefix(prefix.size());

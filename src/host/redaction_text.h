@@ -58,8 +58,10 @@ class TextRedactor {
   TextRedactor(std::string hostname, const std::set<std::string>& user_names);
 
   // Free text (file contents, tool output): identifiers by shape (UUIDs, MACs,
-  // GUIDs, container ids), the hostname as a word, values of identifier keys
-  // ("Serial Number:", "S/N=", "uuid": ...), user names in paths, addresses.
+  // GUIDs, container ids), the hostname as a word in any case, values of
+  // identifier keys ("Serial Number:", "S/N=", "uuid": ...), identifiers by
+  // class (redaction_names.h: MAC notations, cloud-internal and pod names,
+  // addresses in names), user names in paths and as words, addresses.
   std::string text(std::string_view in, Addresses where);
   // A path (file key, link target, PATH entry): shapes and user names only.
   std::string path(std::string_view in);
@@ -68,11 +70,13 @@ class TextRedactor {
   std::string user(const std::string& name);
   std::string value(const std::string& v) { return names_.value(v); }
   const std::string& fake_hostname() const { return fake_hostname_; }
+  bool is_hostname(std::string_view v) const;
   Pseudonyms& names() { return names_; }
 
  private:
   std::string shapes(std::string_view in);
   std::string hostnames(std::string_view in) const;
+  std::string names_by_class(std::string_view in);
   std::string key_values(std::string_view in);
   std::string user_paths(std::string_view in);
   std::string addresses(std::string_view in, Addresses where);
@@ -82,6 +86,9 @@ class TextRedactor {
 
   Pseudonyms names_;
   std::string hostname_, fake_hostname_;
+  // Lower case, for finding the hostname in any case; and its first label
+  // when it is a full name (gpunode17 of gpunode17.cluster.example.org).
+  std::string hostname_lower_, short_hostname_;
   std::set<std::string, std::less<>> users_;
 };
 

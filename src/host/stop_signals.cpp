@@ -16,7 +16,11 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
-  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  // Unblocking with a signal pending would deliver it at once, to its default
+  // action. Pending ones are taken first; if any was, ever, the mask stays.
+  timespec none{0, 0};
+  while (sigtimedwait(&set_, nullptr, &none) > 0) stopping_ = true;
+  if (!stopping_) pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
 }
 
 int StopSignals::wait(std::chrono::milliseconds wait) {
@@ -24,7 +28,10 @@ int StopSignals::wait(std::chrono::milliseconds wait) {
   timespec ts{static_cast<time_t>(total / 1000), static_cast<long>(total % 1000) * 1000000L};
   while (true) {
     int sig = sigtimedwait(&set_, nullptr, &ts);
-    if (sig > 0) return sig;
+    if (sig > 0) {
+      stopping_ = true;
+      return sig;
+    }
     if (errno == EAGAIN) return 0;  // the time is up
     if (errno != EINTR) return 0;
     // EINTR (a signal we do not collect, e.g. SIGCHLD with a handler): sleep the

@@ -5,6 +5,11 @@
 // signal that arrives during a round ends the agent after that round, with
 // its file written whole. It lives in src/host/ because it sleeps and takes
 // signals, as the clock does.
+//
+// Once a stop signal has been taken the owner is ending: the destructor then
+// leaves the three blocked (a second one, of another kind, sent with the first
+// or during the way out, stays pending and dies with the process instead of
+// killing it by its default action: exit 129 or 143 instead of 0).
 #pragma once
 
 #include <chrono>
@@ -25,6 +30,7 @@ class StopSignals {
 
  private:
   sigset_t set_{}, previous_{};
+  bool stopping_ = false;
 };
 
 // "SIGTERM", "SIGINT", "SIGHUP"; "a signal" for any other.

@@ -7,7 +7,9 @@
 #include <set>
 #include <unordered_set>
 
+#include "src/plan/catalogue_batches.h"
 #include "src/plan/runtime.h"
+#include "src/plan/toml_blocks.h"
 #include "src/plan/toml_fields.h"
 
 namespace hwaccel::plan {
@@ -180,7 +182,7 @@ Sku read_sku(const TableReader& r) {
                 "class",
                 "instructions"});
   Sku s;
-  s.location = location(r.file(), r.raw().source());
+  s.location = location(r.file(), r.raw().source(), r.line_offset());
   s.id = r.text("id");
   s.name = r.text("name");
   s.vendor = r.text("vendor");
@@ -290,7 +292,7 @@ RuntimeProfile read_profile(const TableReader& r, const std::string& runtime,
   RuntimeProfile p;
   p.runtime = runtime;
   p.perf_class = cls;
-  p.location = location(r.file(), r.raw().source());
+  p.location = location(r.file(), r.raw().source(), r.line_offset());
   for (const char* key : {"decode_efficiency", "prefill_efficiency"}) {
     double v = r.number(key);
     if (!(v > 0 && v <= 1)) r.fail(key, "expected a fraction in (0, 1]");
@@ -313,10 +315,21 @@ RuntimeProfile read_profile(const TableReader& r, const std::string& runtime,
 
 }  // namespace
 
-CatalogueResult parse_catalogue(std::string_view text, const std::string& file) {
+// A batch's tree is ~16 times its text (the built-in catalogue, ~60 KB, is
+// parsed whole).
+constexpr std::size_t kBatchBytes = 256u << 10;
+
+CatalogueResult parse_catalogue(std::string_view text, const std::string& file,
+                                std::size_t whole_parse_bytes) {
   CatalogueResult result;
   try {
-    toml::table root = parse_toml(text, file);
+    // A file of more than a few [[sku]] blocks is parsed a batch at a time.
+    auto blocks = text.size() > whole_parse_bytes
+                      ? split_array_blocks(text, "sku", kBatchBytes)
+                      : std::optional<TomlBlocks>();
+    if (blocks && blocks->blocks == 0) blocks.reset();
+    toml::table root = parse_toml(blocks ? std::string_view(blocks->rest) : text, file);
+    if (blocks) blocks->rest = std::string();
     TableReader r(root, file, "");
     r.allow_only({"format", "perf_class", "runtime", "sku", "guard"});
     if (r.text("format") != "hwaccel-devices/1") r.fail("format", "expected \"hwaccel-devices/1\"");
@@ -343,19 +356,38 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
         }
       }
     }
-    const auto* skus = root.get("sku");
-    if (!skus || !skus->is_array_of_tables()) r.fail("sku", "expected [[sku]] entries");
-    std::size_t i = 0;
     // Ids seen so far: a set, not c.find(), which made a 300,000-SKU file
     // take 6 minutes (each id compared with every one before it).
     std::unordered_set<std::string> ids;
-    for (const auto& node : *skus->as_array()) {
-      TableReader sr(*node.as_table(), file, "sku[" + std::to_string(i++) + "]");
-      Sku s = read_sku(sr);
-      if (!ids.insert(s.id).second) sr.fail("id", "\"" + s.id + "\" is defined twice");
-      if (!c.perf_classes.count(s.perf_class))
-        sr.fail("perf_class", "\"" + s.perf_class + "\" has no [perf_class." + s.perf_class + "]");
-      c.skus.push_back(std::move(s));
+    std::size_t i = 0;
+    auto add_skus = [&](const toml::array& skus, std::size_t line_offset) {
+      for (const auto& node : skus) {
+        TableReader sr(*node.as_table(), file, "sku[" + std::to_string(i++) + "]", line_offset);
+        Sku s = read_sku(sr);
+        if (!ids.insert(s.id).second) sr.fail("id", "\"" + s.id + "\" is defined twice");
+        if (!c.perf_classes.count(s.perf_class))
+          sr.fail("perf_class",
+                  "\"" + s.perf_class + "\" has no [perf_class." + s.perf_class + "]");
+        c.skus.push_back(std::move(s));
+      }
+    };
+    if (blocks) {
+      // One batch's tree at a time (toml_blocks.h); the vector sized once,
+      // since its growth would hold two copies at the end.
+      if (root.get("sku")) r.fail("sku", "expected [[sku]] entries only");
+      c.skus.reserve(blocks->blocks);
+      ids.reserve(blocks->blocks);
+      for (const auto& batch : blocks->batches) {
+        toml::table part = parse_toml(batch.text, file, batch.line - 1);
+        const auto* skus = part.get("sku");
+        if (!skus || !skus->is_array_of_tables() || part.size() != 1)
+          TableReader(part, file, "", batch.line - 1).fail("sku", "expected [[sku]] entries");
+        add_skus(*skus->as_array(), batch.line - 1);
+      }
+    } else {
+      const auto* skus = root.get("sku");
+      if (!skus || !skus->is_array_of_tables()) r.fail("sku", "expected [[sku]] entries");
+      add_skus(*skus->as_array(), 0);
     }
     if (const auto* guards = root.get("guard")) {
       if (!guards->is_array_of_tables()) r.fail("guard", "expected [[guard]] entries");
@@ -381,6 +413,10 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file) 
     result.error = e.what();
   }
   return result;
+}
+
+CatalogueResult parse_catalogue(std::string_view text, const std::string& file) {
+  return parse_catalogue(text, file, kWholeParseBytes);
 }
 
 const Catalogue& builtin_catalogue() {

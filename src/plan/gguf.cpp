@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <set>
 
 namespace hwaccel::plan {
 
@@ -28,8 +30,11 @@ constexpr GgmlType kTypes[] = {
 constexpr std::uint32_t kMaxDims = 4;  // GGML_MAX_DIMS
 
 struct Fail {
+  Fail(std::string w, bool t = false, std::optional<std::uint64_t> a = std::nullopt)
+      : what(std::move(w)), truncated(t), at(a) {}
   std::string what;
   bool truncated = false;
+  std::optional<std::uint64_t> at;  // the byte it is about, when not where the reader is
 };
 
 class Reader {
@@ -149,10 +154,54 @@ void read_value(Reader& r, GgufHeader& h, const std::string& key) {
   h.numbers[key + "#len"] = double(n);
 }
 
+std::string shown(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b, const std::string& what) {
   if (a != 0 && b > std::numeric_limits<std::int64_t>::max() / a)
     throw Fail{what + ": the element count overflows 63 bits"};
   return a * b;
+}
+
+// general.alignment: a power of two (ggml's GGML_PAD needs one; 0 would divide
+// by zero), as a uint32 says it. `at`: the byte of its value.
+std::uint64_t alignment(const GgufHeader& h, std::uint64_t at) {
+  auto it = h.numbers.find("general.alignment");
+  const double v = it == h.numbers.end() ? -1 : it->second;
+  if (!(v >= 1 && v <= 4294967295.0 && v == std::floor(v)) ||
+      (std::uint64_t(v) & (std::uint64_t(v) - 1)) != 0)
+    throw Fail{"general.alignment " +
+                   (it == h.numbers.end() ? std::string("is not a number") : shown(v)) +
+                   " (expected a power of two, 32 by default)",
+               false, at};
+  return std::uint64_t(v);
+}
+
+// Each tensor's data: at an offset that is a multiple of the alignment, from
+// the aligned end of the header, and (when the file's size is known) inside
+// the file. A header-only copy of a model is refused here: it has no weights.
+void check_offsets(const GgufHeader& h, const std::vector<std::uint64_t>& offset_at,
+                   std::optional<std::uint64_t> file_size) {
+  const std::uint64_t a = h.alignment;
+  const std::uint64_t data_start = (h.header_bytes + a - 1) / a * a;
+  for (std::size_t i = 0; i < h.tensors.size(); ++i) {
+    const GgufTensor& t = h.tensors[i];
+    if (t.offset % a != 0)
+      throw Fail{"tensor \"" + t.name + "\": offset " + std::to_string(t.offset) +
+                     " is not a multiple of the alignment " + std::to_string(a),
+                 false, offset_at[i]};
+    if (!file_size) continue;
+    const std::uint64_t room = *file_size > data_start ? *file_size - data_start : 0;
+    if (t.offset > room || t.bytes > room - t.offset)
+      throw Fail{"tensor \"" + t.name + "\": its " + std::to_string(t.bytes) +
+                     " bytes at offset " + std::to_string(t.offset) + " (file byte " +
+                     std::to_string(data_start) + " + offset) end past the file's " +
+                     std::to_string(*file_size) + " bytes (expected the data inside the file)",
+                 false, offset_at[i]};
+  }
 }
 
 }  // namespace
@@ -163,7 +212,8 @@ const GgmlType* ggml_type(std::uint32_t id) {
   return nullptr;
 }
 
-GgufResult parse_gguf(std::string_view bytes, const std::string& file) {
+GgufResult parse_gguf(std::string_view bytes, const std::string& file,
+                      std::optional<std::uint64_t> file_size) {
   GgufResult out;
   Reader r(bytes);
   try {
@@ -182,16 +232,32 @@ GgufResult parse_gguf(std::string_view bytes, const std::string& file) {
     if (keys > kMaxGgufKeys)
       throw Fail{std::to_string(keys) + " metadata keys (at most " + std::to_string(kMaxGgufKeys) +
                  ")"};
+    // ggml refuses a second definition of a key or a tensor; so do we (which
+    // one would count?). general.alignment places the tensors' data.
+    std::set<std::string> seen;
+    std::uint64_t alignment_at = 0;
     for (std::uint64_t i = 0; i < keys; ++i) {
+      const std::uint64_t key_at = r.at();
       const std::string key = r.str("a metadata key", kMaxGgufNameBytes);
+      if (!seen.insert(key).second)
+        throw Fail{"metadata key \"" + key + "\" is defined twice (expected each key once)",
+                   false, key_at};
+      if (key == "general.alignment") alignment_at = r.at() + 4;  // past the value's type
       read_value(r, h, key);
     }
+    if (alignment_at) h.alignment = alignment(h, alignment_at);
     h.architecture =
         h.strings.count("general.architecture") ? h.strings["general.architecture"] : "";
     if (h.strings.count("general.name")) h.name = h.strings["general.name"];
+    seen.clear();
+    std::vector<std::uint64_t> offset_at;  // where each tensor's offset is written
     for (std::uint64_t i = 0; i < tensors; ++i) {
       GgufTensor t;
+      const std::uint64_t name_at = r.at();
       t.name = r.str("a tensor name", kMaxGgufNameBytes);
+      if (!seen.insert(t.name).second)
+        throw Fail{"tensor \"" + t.name + "\" is defined twice (expected each name once)", false,
+                   name_at};
       const auto dims = r.get<std::uint32_t>("a tensor's dimension count");
       if (dims == 0 || dims > kMaxDims)
         throw Fail{"tensor \"" + t.name + "\": " + std::to_string(dims) +
@@ -204,7 +270,8 @@ GgufResult parse_gguf(std::string_view bytes, const std::string& file) {
         t.elements = checked_mul(t.elements, n, "tensor \"" + t.name + "\"");
       }
       t.type = r.get<std::uint32_t>("a tensor's type");
-      (void)r.get<std::uint64_t>("a tensor's offset");
+      offset_at.push_back(r.at());
+      t.offset = r.get<std::uint64_t>("a tensor's offset");
       const GgmlType* ty = ggml_type(t.type);
       if (!ty)
         throw Fail{"tensor \"" + t.name + "\": ggml type " + std::to_string(t.type) +
@@ -221,10 +288,11 @@ GgufResult parse_gguf(std::string_view bytes, const std::string& file) {
       h.tensors.push_back(std::move(t));
     }
     h.header_bytes = r.at();
+    check_offsets(h, offset_at, file_size);
     out.header = std::move(h);
   } catch (const Fail& f) {
     out.truncated = f.truncated;
-    out.error = file + ": at byte " + std::to_string(r.at()) + ": " + f.what;
+    out.error = file + ": at byte " + std::to_string(f.at ? *f.at : r.at()) + ": " + f.what;
     if (f.truncated && bytes.size() >= kMaxGgufHeadBytes)
       out.error += " (the header is larger than the " + std::to_string(kMaxGgufHeadBytes >> 20) +
                    " MiB read)";

@@ -38,6 +38,7 @@ struct GgufTensor {
   std::uint32_t type = 0;
   std::uint64_t elements = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t offset = 0;  // from the start of the data, a multiple of the alignment
 };
 
 struct GgufHeader {
@@ -52,6 +53,7 @@ struct GgufHeader {
   std::vector<GgufTensor> tensors;
   std::uint64_t weight_bytes = 0;  // sum over the tensors
   std::uint64_t header_bytes = 0;  // where the tensor infos end
+  std::uint64_t alignment = 32;    // general.alignment: the data starts at the next multiple
   std::map<std::string, std::uint64_t> bytes_by_type;
 };
 
@@ -62,7 +64,11 @@ struct GgufResult {
 };
 
 // `bytes`: the first bytes of the file (all of it, or kMaxGgufHeadBytes).
-GgufResult parse_gguf(std::string_view bytes, const std::string& file);
+// Refused, with the byte and what was expected: a key or tensor defined
+// twice, an alignment that is not a power of two, a tensor offset that is not
+// aligned and, given `file_size`, a tensor whose data ends past the file.
+GgufResult parse_gguf(std::string_view bytes, const std::string& file,
+                      std::optional<std::uint64_t> file_size = std::nullopt);
 
 // The model shape from the metadata (ARCH.block_count, ...) and exact weight
 // bytes from the tensors; assumptions printed for what the file does not say.

@@ -7,21 +7,24 @@
 
 namespace hwaccel::plan {
 
-std::string location(const std::string& file, const toml::source_region& region) {
+std::string location(const std::string& file, const toml::source_region& region,
+                     std::size_t line_offset) {
   std::ostringstream out;
-  out << file << ":" << region.begin.line << ":" << region.begin.column;
+  out << file << ":" << region.begin.line + line_offset << ":" << region.begin.column;
   return out.str();
 }
 
-toml::table parse_toml(std::string_view text, const std::string& file) {
+toml::table parse_toml(std::string_view text, const std::string& file, std::size_t line_offset) {
   if (auto at = first_non_ascii_outside_strings(text))
-    throw LocatedError(file + ":" + std::to_string(at->line) + ":" + std::to_string(at->column) +
+    throw LocatedError(file + ":" + std::to_string(at->line + line_offset) + ":" +
+                       std::to_string(at->column) +
                        ": a non-ASCII character outside a string or comment (TOML allows them "
                        "only there; a key that needs one is written in quotes)");
   try {
     return toml::parse(text, file);
   } catch (const toml::parse_error& e) {
-    throw LocatedError(location(file, e.source()) + ": " + std::string(e.description()));
+    throw LocatedError(location(file, e.source(), line_offset) + ": " +
+                       std::string(e.description()));
   }
 }
 
@@ -31,16 +34,17 @@ std::string shown_number(double v) {
   return out.str();
 }
 
-TableReader::TableReader(const toml::table& table, std::string file, std::string path)
-    : table_(table), file_(std::move(file)), path_(std::move(path)) {}
+TableReader::TableReader(const toml::table& table, std::string file, std::string path,
+                         std::size_t line_offset)
+    : table_(table), file_(std::move(file)), path_(std::move(path)), line_offset_(line_offset) {}
 
 std::string TableReader::key_path(std::string_view key) const {
   return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
 }
 
 std::string TableReader::where(std::string_view key) const {
-  if (const auto* node = table_.get(key)) return location(file_, node->source());
-  return location(file_, table_.source());
+  if (const auto* node = table_.get(key)) return location(file_, node->source(), line_offset_);
+  return location(file_, table_.source(), line_offset_);
 }
 
 void TableReader::fail(std::string_view key, const std::string& what) const {
@@ -60,7 +64,8 @@ void TableReader::allow_only(const std::set<std::string>& allowed) const {
   if (worst) {
     std::string known;
     for (const auto& k : allowed) known += (known.empty() ? "" : ", ") + k;
-    throw LocatedError(location(file_, worst->source()) + ": " + key_path(worst->str()) +
+    throw LocatedError(location(file_, worst->source(), line_offset_) + ": " +
+                       key_path(worst->str()) +
                        ": unknown key (known: " + known + ")");
   }
 }
@@ -123,7 +128,7 @@ std::vector<std::string> TableReader::texts(std::string_view key) const {
   std::vector<std::string> out;
   for (const auto& item : *array) {
     if (!item.is_string())
-      throw LocatedError(location(file_, item.source()) + ": " + key_path(key) +
+      throw LocatedError(location(file_, item.source(), line_offset_) + ": " + key_path(key) +
                          ": expected an array of strings");
     out.emplace_back(*item.value<std::string_view>());
   }
@@ -138,7 +143,7 @@ const toml::table& TableReader::table(std::string_view key) const {
 }
 
 TableReader TableReader::sub(std::string_view key) const {
-  return TableReader(table(key), file_, key_path(key));
+  return TableReader(table(key), file_, key_path(key), line_offset_);
 }
 
 }  // namespace hwaccel::plan

@@ -19,7 +19,10 @@ struct LocatedError : std::runtime_error {
 
 class TableReader {
  public:
-  TableReader(const toml::table& table, std::string file, std::string path);
+  // `line_offset`: lines of the file before the text `table` was parsed
+  // from (a batch of blocks, toml_blocks.h), added to every line shown.
+  TableReader(const toml::table& table, std::string file, std::string path,
+              std::size_t line_offset = 0);
 
   // Refuses any key outside `allowed` (the first unknown key in source order).
   void allow_only(const std::set<std::string>& allowed) const;
@@ -46,19 +49,24 @@ class TableReader {
   const std::string& path() const { return path_; }
   std::string key_path(std::string_view key) const;
   const toml::table& raw() const { return table_; }
+  std::size_t line_offset() const { return line_offset_; }
 
  private:
   const toml::table& table_;
   std::string file_;
   std::string path_;
+  std::size_t line_offset_ = 0;
 };
 
-std::string location(const std::string& file, const toml::source_region& region);
+std::string location(const std::string& file, const toml::source_region& region,
+                     std::size_t line_offset = 0);
 
 // A number as an error message shows it: "nan", "inf", "1e+30", "0.5".
 std::string shown_number(double v);
 
-// Parses TOML text; a syntax error becomes a LocatedError.
-toml::table parse_toml(std::string_view text, const std::string& file);
+// Parses TOML text; a syntax error becomes a LocatedError. `line_offset` as
+// for TableReader.
+toml::table parse_toml(std::string_view text, const std::string& file,
+                       std::size_t line_offset = 0);
 
 }  // namespace hwaccel::plan

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <thread>
+#include <vector>
 
 #include "tests/cli/cli_test_util.h"
 
@@ -80,12 +81,17 @@ TEST(OutputFile, KillNineInTheMiddleOfAWriteLeavesTheOldFile) {
       std::string why = write_file_atomically(path, big, ExistingFile::replace);
       ::_exit(why.empty() ? 0 : 1);
     }
-    // Kill as soon as the temporary exists and has some data in it.
-    std::string temp = temporary_path_for(path, long(child));
+    // Kill as soon as the temporary exists and has some data in it (its
+    // name ends in the child's serial of the write, which it inherited).
+    const std::string prefix = fs::path(temporary_path_for(path, long(child))).filename().string();
+    std::string temp;
     bool caught_mid_write = false;
     for (int i = 0; i < 20000; ++i) {
+      if (temp.empty())
+        for (const auto& e : fs::directory_iterator(dir))
+          if (e.path().filename().string().rfind(prefix + "-", 0) == 0) temp = e.path().string();
       struct stat st {};
-      if (::stat(temp.c_str(), &st) == 0 && st.st_size > 0) {
+      if (!temp.empty() && ::stat(temp.c_str(), &st) == 0 && st.st_size > 0) {
         caught_mid_write = st.st_size < off_t(256u << 20);
         break;
       }
@@ -167,23 +173,56 @@ TEST(OutputFile, TheNextWriteRemovesStaleTemporariesOfDeadWriters) {
   if (child == 0) ::_exit(0);
   ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // a PID that is no live process now
   const std::string dead = temporary_path_for(path, long(child));
+  const std::string dead_serial = temporary_path_for(path, long(child), 7);
   const std::string alive = temporary_path_for(path, long(::getppid()));
+  const std::string alive_serial = temporary_path_for(path, long(::getppid()), 3);
+  const std::string bad_serial = temporary_path_for(path, long(child)) + "-x1";
   const std::string other_name = temporary_path_for(dir + "/other.yaml", long(child));
   const std::string not_a_pid = dir + "/.host.yaml.tmp-12ab";
   const std::string canary = dir + "/canary";
-  for (const auto& f : {dead, alive, other_name, not_a_pid, canary}) write_text(f, "junk\n");
+  for (const auto& f :
+       {dead, dead_serial, alive, alive_serial, bad_serial, other_name, not_a_pid, canary})
+    write_text(f, "junk\n");
   // A link of our naming is not removed (nor followed): only regular files are.
   const std::string link = temporary_path_for(path, long(child) + 1000000);
   ASSERT_EQ(::symlink(canary.c_str(), link.c_str()), 0);
 
   ASSERT_EQ(write_file_atomically(path, "fresh\n", ExistingFile::replace), "");
   EXPECT_FALSE(fs::exists(dead)) << "a dead writer's temporary was left";
+  EXPECT_FALSE(fs::exists(dead_serial)) << "a dead writer's temporary was left";
   EXPECT_TRUE(fs::exists(alive)) << "a live process's temporary was removed";
+  EXPECT_TRUE(fs::exists(alive_serial)) << "a live process's temporary was removed";
+  EXPECT_TRUE(fs::exists(bad_serial)) << "a name not of our making was removed";
   EXPECT_TRUE(fs::exists(other_name)) << "another file's temporary was removed";
   EXPECT_TRUE(fs::exists(not_a_pid));
   EXPECT_TRUE(is_symlink(link));
   EXPECT_EQ(slurp(canary).value_or(""), "junk\n");
   EXPECT_EQ(slurp(path).value_or(""), "fresh\n");
+}
+
+// 16 threads of one process write one file at once (Python's record() from a
+// thread pool): each write has its own temporary, every one succeeds, the
+// file is one of them whole, and no temporary is left.
+TEST(OutputFile, SixteenThreadsWritingOneFileAllSucceedAndTheLastWins) {
+  const std::string dir = make_temp_dir(), path = dir + "/host.yaml";
+  for (int round = 0; round < 5; ++round) {
+    std::vector<std::string> why(16);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 16; ++t)
+      threads.emplace_back([&, t] {
+        // Big enough that the writes overlap: 256 KiB of one letter each.
+        why[t] = write_file_atomically(path, std::string(256 << 10, char('a' + t)),
+                                       ExistingFile::replace);
+      });
+    for (auto& t : threads) t.join();
+    for (int t = 0; t < 16; ++t) EXPECT_EQ(why[t], "") << "thread " << t;
+    const std::string got = slurp(path).value_or("");
+    ASSERT_EQ(got.size(), std::size_t(256 << 10));
+    EXPECT_EQ(got.find_first_not_of(got[0]), std::string::npos) << "a mix of two writes";
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) files += e.exists();
+    EXPECT_EQ(files, 1) << "a temporary was left behind";
+  }
 }
 
 // make_directories accepts an existing folder, never a link to one elsewhere

@@ -1,7 +1,10 @@
 // `hwaccel plan --model FILE.gguf` end to end: the header of a file written by
-// the test is read (never its weights, which it does not have), planned with
-// its exact bytes, and a lying header is refused with the byte it lies at.
+// the test is read (never its weights: the file is sparse, its data holes),
+// planned with its exact bytes, and a lying header is refused with the byte it
+// lies at.
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "tests/cli/cli_test_util.h"
 #include "tests/support/gguf_writer.h"
@@ -14,9 +17,15 @@ std::string hw(const std::string& args) {
   return "cd " + source_path("") + " && " + bin("hwaccel") + " " + args;
 }
 
+// The header, then a hole as long as the data it places (no disk is used).
+void write_sparse_gguf(const std::string& path, const GgufWriter& w) {
+  write_text(path, w.bytes());
+  std::filesystem::resize_file(path, w.file_bytes());
+}
+
 TEST(PlanGgufCli, HeaderOnlyFileIsPlannedWithItsExactBytes) {
   std::string dir = make_temp_dir();
-  write_text(dir + "/llama.gguf", llama31_8b_q4_k_m().bytes());
+  write_sparse_gguf(dir + "/llama.gguf", llama31_8b_q4_k_m());
   auto r = run_command(hw("plan --host fixtures/hosts/rtx4090-amd-igpu.yaml --on cuda:0 --model " +
                           dir + "/llama.gguf --prompt 512 --gen 128"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -37,6 +46,41 @@ TEST(PlanGgufCli, LyingHeaderIsRefusedWithTheByte) {
   EXPECT_EQ(r.exit_code, 4);
   EXPECT_EQ(r.err, "error: " + dir + "/lie.gguf: at byte 24: 1099511627776 tensors (at most " +
                        "65536)\n");
+}
+
+// Issue 31: each was planned as "1 layers"; now refused naming the file, the
+// byte and what was expected.
+TEST(PlanGgufCli, DuplicatesBadAlignmentAndDataPastTheEndAreRefused) {
+  std::string dir = make_temp_dir();
+  GgufWriter twice = llama31_8b_q4_k_m();
+  twice.kv_u32("llama.block_count", 1);
+  write_sparse_gguf(dir + "/twice.gguf", twice);
+  GgufWriter tensor_twice = llama31_8b_q4_k_m();
+  tensor_twice.tensor("output.weight", {4096, 128256}, kQ6_K);
+  write_sparse_gguf(dir + "/tensor-twice.gguf", tensor_twice);
+  GgufWriter align;
+  align.kv_string("general.architecture", "llama");
+  align.kv_u32("general.alignment", 0);
+  align.tensor("x", {32}, kF32);
+  write_sparse_gguf(dir + "/align.gguf", align);
+  write_text(dir + "/header-only.gguf", llama31_8b_q4_k_m().bytes());
+  const struct {
+    const char* file;
+    const char* says;
+  } cases[] = {
+      {"twice.gguf", ": metadata key \"llama.block_count\" is defined twice"},
+      {"tensor-twice.gguf", ": tensor \"output.weight\" is defined twice"},
+      {"align.gguf", ": general.alignment 0 (expected a power of two"},
+      {"header-only.gguf", ": tensor \"rope_freqs.weight\": its 256 bytes at offset 0"},
+  };
+  for (const auto& c : cases) {
+    const std::string file = dir + "/" + c.file;
+    auto r = run_command(hw("plan --host fixtures/hosts/cpu-only.yaml --model " + file));
+    EXPECT_EQ(r.exit_code, 4) << c.file << ": " << r.out;
+    EXPECT_EQ(r.err.rfind("error: " + file + ": at byte ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("layers"), std::string::npos) << r.out;
+  }
 }
 
 TEST(PlanGgufCli, SafetensorsDirectoryIsPlannedWithItsExactBytes) {

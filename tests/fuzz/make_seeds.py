@@ -419,7 +419,9 @@ def from_sources(seeds):
 
 
 def gguf_seed(layers, moe):
-    """A small GGUF header (ggml/docs/gguf.md): llama metadata and tensor infos."""
+    """A small GGUF file (ggml/docs/gguf.md): llama metadata, tensor infos and
+    their data (zeros), each tensor after the last, aligned to 32 as ggml
+    lays them out: a header alone is refused (its data lies past the end)."""
     import struct
 
     def s(text):
@@ -435,17 +437,25 @@ def gguf_seed(layers, moe):
         kv.append(s("llama.expert_count") + struct.pack("<II", 4, 4))
         kv.append(s("llama.expert_used_count") + struct.pack("<II", 4, 2))
     kv.append(s("tokenizer.ggml.tokens") + struct.pack("<IIQ", 9, 8, 2) + s("a") + s("b"))
-    tensors = [("token_embd.weight", (256, 32), 12), ("output.weight", (256, 32), 14)]
+    tensors = [("token_embd.weight", (256, 4), 12), ("output.weight", (256, 4), 14)]
     for i in range(layers):
-        tensors.append(("blk.%d.attn_q.weight" % i, (256, 256), 12))
+        tensors.append(("blk.%d.attn_q.weight" % i, (256, 2), 12))
         tensors.append(("blk.%d.attn_norm.weight" % i, (256,), 0))
         if moe:
-            tensors.append(("blk.%d.ffn_up_exps.weight" % i, (256, 512, 4), 39))
-    infos = b""
+            tensors.append(("blk.%d.ffn_up_exps.weight" % i, (256, 2, 2), 39))
+    # (values per block, bytes per block) of the ggml types used above.
+    blocks = {0: (1, 4), 12: (256, 144), 14: (256, 210), 39: (32, 17)}
+    infos, offset = b"", 0
     for name, shape, kind in tensors:
         infos += s(name) + struct.pack("<I", len(shape)) + b"".join(struct.pack("<Q", d) for d in shape)
-        infos += struct.pack("<IQ", kind, 0)
-    return b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kv)) + b"".join(kv) + infos
+        infos += struct.pack("<IQ", kind, offset)
+        count = 1
+        for d in shape:
+            count *= d
+        size = count // blocks[kind][0] * blocks[kind][1]
+        offset += (size + 31) // 32 * 32
+    head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kv)) + b"".join(kv) + infos
+    return head + b"\0" * ((-len(head)) % 32 + offset)
 
 
 def from_regressions(seeds):

@@ -28,12 +28,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (idx.error.rfind("i.json: ", 0) != 0) {
     std::abort();
   }
-  auto r = hwaccel::plan::parse_gguf(bytes, "m.gguf");
+  // The bytes are the whole file: its size bounds the tensors' data.
+  auto r = hwaccel::plan::parse_gguf(bytes, "m.gguf", size);
   if (!r.header) {
     if (r.error.rfind("m.gguf: at byte ", 0) != 0) std::abort();  // errors say where
     return 0;
   }
   if (r.header->header_bytes > size) std::abort();
+  for (const auto& t : r.header->tensors)  // every tensor's data is inside the file
+    if (t.offset > size || t.bytes > size - t.offset) std::abort();
   auto m = hwaccel::plan::model_from_gguf(*r.header, "m.gguf");
   if (m.spec) {
     (void)hwaccel::plan::count_params(*m.spec);

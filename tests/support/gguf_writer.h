@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "src/plan/gguf.h"
+
 namespace hwaccel::testing {
 
 class GgufWriter {
@@ -43,8 +45,28 @@ class GgufWriter {
     for (auto d : shape) put(tensors_, d);
     put(tensors_, type);
     put(tensors_, offset_);
-    offset_ += 32;  // offsets are not read; any aligned value will do
+    // As llama.cpp lays the data out: each tensor after the last, padded to
+    // the alignment (32). An unknown type gets one block of a byte.
+    std::uint64_t bytes = 1;
+    if (const auto* t = plan::ggml_type(type)) {
+      bytes = t->bytes;
+      for (auto d : shape) bytes *= d;
+      bytes /= t->block;
+    }
+    offset_ += (bytes + 31) / 32 * 32;
     ++tensor_count_;
+  }
+  // A tensor info with the offset given (a lying one).
+  void tensor_at(const std::string& name, const std::vector<std::uint64_t>& shape,
+                 std::uint32_t type, std::uint64_t offset) {
+    const std::uint64_t next = offset_;
+    offset_ = offset;
+    tensor(name, shape, type);
+    offset_ = next;
+  }
+  // The size of the whole file: the header padded to 32, then the data.
+  std::uint64_t file_bytes(std::uint32_t version = 3) const {
+    return (bytes(version).size() + 31) / 32 * 32 + offset_;
   }
   std::string bytes(std::uint32_t version = 3) const {
     std::string out = "GGUF";

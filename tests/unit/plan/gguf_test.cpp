@@ -6,6 +6,7 @@
 
 #include "src/plan/planner.h"
 #include "tests/support/gguf_writer.h"
+#include "tests/support/test_support.h"
 
 namespace hwaccel::plan {
 namespace {
@@ -190,6 +191,126 @@ TEST(Gguf, MoeExpertsAreCountedApartForDecode) {
   // One token reads 4 of 32 experts.
   EXPECT_NEAR(cost.weights.per_token,
               cost.weights.total - cost.weights.embedding - experts + experts * 4 / 32, 1);
+}
+
+// Issue 31: what ggml refuses is refused here too, each with the file, the
+// byte, the key or tensor and what was expected (it was read as "1 layers").
+TEST(Gguf, AKeyDefinedTwiceIsRefusedAtItsByte) {
+  GgufWriter w;
+  w.kv_string("general.architecture", "llama");
+  w.kv_u32("llama.block_count", 32);
+  w.kv_u32("llama.block_count", 1);
+  auto r = parse_gguf(w.bytes(), "t.gguf");
+  EXPECT_FALSE(r.header);
+  EXPECT_FALSE(r.truncated);
+  // 24 bytes of preamble, the first key (8 + 20 + 4 + 8 + 5), the second (8 + 17 + 4 + 4).
+  const std::size_t second = 24 + (8 + 20 + 4 + 8 + 5) + (8 + 17 + 4 + 4);
+  EXPECT_EQ(r.error, "t.gguf: at byte " + std::to_string(second) +
+                         ": metadata key \"llama.block_count\" is defined twice (expected each "
+                         "key once)");
+}
+
+TEST(Gguf, ATensorDefinedTwiceIsRefusedAtItsByte) {
+  GgufWriter w;
+  w.tensor("blk.0.attn_q.weight", {32}, testing::kF32);
+  w.tensor("blk.0.attn_q.weight", {32}, testing::kF32);
+  auto r = parse_gguf(w.bytes(), "t.gguf");
+  EXPECT_FALSE(r.header);
+  const std::size_t second = 24 + (8 + 19 + 4 + 8 + 4 + 8);
+  EXPECT_EQ(r.error, "t.gguf: at byte " + std::to_string(second) +
+                         ": tensor \"blk.0.attn_q.weight\" is defined twice (expected each name "
+                         "once)");
+}
+
+TEST(Gguf, AnAlignmentThatIsNotAPowerOfTwoIsRefused) {
+  for (std::uint32_t bad : {0u, 3u, 48u, 0xffffffffu}) {
+    GgufWriter w;
+    w.kv_u32("general.alignment", bad);
+    w.tensor("x", {32}, testing::kF32);
+    auto r = parse_gguf(w.bytes(), "t.gguf");
+    EXPECT_FALSE(r.header) << bad;
+    // The value's byte: 24 + 8 + 17 + 4.
+    EXPECT_EQ(r.error, "t.gguf: at byte 53: general.alignment " + std::to_string(bad) +
+                           " (expected a power of two, 32 by default)");
+  }
+  GgufWriter text;
+  text.kv_string("general.alignment", "32");
+  EXPECT_NE(parse_gguf(text.bytes(), "t.gguf").error.find("general.alignment is not a number"),
+            std::string::npos);
+  GgufWriter good;
+  good.kv_u32("general.alignment", 64);
+  good.tensor_at("x", {32}, testing::kF32, 0);
+  good.tensor_at("y", {32}, testing::kF32, 128);
+  auto r = parse_gguf(good.bytes(), "t.gguf");
+  ASSERT_TRUE(r.header) << r.error;
+  EXPECT_EQ(r.header->alignment, 64u);
+}
+
+TEST(Gguf, AnOffsetOffTheAlignmentIsRefused) {
+  GgufWriter w;
+  w.tensor("a", {32}, testing::kF32);
+  w.tensor_at("b", {32}, testing::kF32, 130);
+  auto r = parse_gguf(w.bytes(), "t.gguf");
+  EXPECT_FALSE(r.header);
+  // b's offset: 24 + a's info (8 + 1 + 4 + 8 + 4 + 8) + b's name, dimensions, shape, type.
+  EXPECT_EQ(r.error, "t.gguf: at byte " + std::to_string(24 + 33 + 8 + 1 + 4 + 8 + 4) +
+                         ": tensor \"b\": offset 130 is not a multiple of the alignment 32");
+}
+
+TEST(Gguf, DataPastTheFilesEndIsRefused) {
+  auto w = testing::llama31_8b_q4_k_m();
+  const std::string head = w.bytes();
+  const std::uint64_t whole = w.file_bytes();
+  auto r = parse_gguf(head, "m.gguf", whole);
+  ASSERT_TRUE(r.header) << r.error;
+  // One byte short: the last tensor (output.weight) ends past the end.
+  r = parse_gguf(head, "m.gguf", whole - 1);
+  EXPECT_FALSE(r.header);
+  EXPECT_NE(r.error.find(": tensor \"output.weight\": its "), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("end past the file's " + std::to_string(whole - 1) + " bytes"),
+            std::string::npos)
+      << r.error;
+  // A copy of the header alone: the first tensor with bytes is past the end.
+  r = parse_gguf(head, "m.gguf", head.size());
+  EXPECT_FALSE(r.header);
+  EXPECT_NE(r.error.find("rope_freqs.weight"), std::string::npos) << r.error;
+  // An offset near 2^64 does not wrap around into the file.
+  GgufWriter lie;
+  lie.tensor_at("x", {32}, testing::kF32, ~std::uint64_t{0} - 31);
+  const std::string lie_head = lie.bytes();
+  r = parse_gguf(lie_head, "t.gguf", std::uint64_t{1} << 40);
+  EXPECT_FALSE(r.header);
+  EXPECT_EQ(r.error.rfind("t.gguf: at byte " + std::to_string(24 + 8 + 1 + 4 + 8 + 4) +
+                              ": tensor \"x\": its 128 bytes at offset ",
+                          0),
+            0u)
+      << r.error;
+}
+
+// The same cases as whole files, in tests/fuzz/regressions/model_file/ (every
+// fuzz run starts from them): each refused, the well-formed one read.
+TEST(Gguf, RegressionFilesOfTheFuzzCorpusAreRefused) {
+  const struct {
+    const char* name;
+    const char* says;
+  } cases[] = {{"duplicate-key.gguf", "\"llama.block_count\" is defined twice"},
+               {"duplicate-tensor.gguf", "\"blk.0.attn_q.weight\" is defined twice"},
+               {"alignment-zero.gguf", "general.alignment 0"},
+               {"data-past-the-end.gguf", "end past the file's 218 bytes"},
+               {"well-formed.gguf", ""}};
+  for (const auto& c : cases) {
+    auto bytes = testing::slurp(
+        testing::source_path(std::string("tests/fuzz/regressions/model_file/") + c.name));
+    ASSERT_TRUE(bytes) << c.name;
+    auto r = parse_gguf(*bytes, c.name, bytes->size());
+    if (*c.says == 0) {
+      ASSERT_TRUE(r.header) << r.error;
+      EXPECT_EQ(r.header->tensors.size(), 2u);
+      continue;
+    }
+    EXPECT_FALSE(r.header) << c.name;
+    EXPECT_NE(r.error.find(c.says), std::string::npos) << r.error;
+  }
 }
 
 }  // namespace
