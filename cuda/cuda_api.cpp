@@ -259,3 +259,12 @@ CUDA_API CUresult cuGetErrorString(CUresult error, const char** string) {
   *string = text ? text->text : nullptr;
   return text ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
+
+// CU_MODULE_LAZY_LOADING (2): the default since CUDA 12.2 (CUDA_MODULE_LOADING).
+CUDA_API CUresult cuModuleGetLoadingMode(int* mode) {
+  if (!mode) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(g_mutex);
+  if (!ready_model()) return CUDA_ERROR_NOT_INITIALIZED;
+  *mode = 2;
+  return CUDA_SUCCESS;
+}

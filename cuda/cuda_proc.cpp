@@ -5,10 +5,12 @@
 // form where there is one. Every name is looked up in this library's own exports.
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <map>
 #include <string>
 
 #include "cuda/cuda_api_internal.h"
+#include "src/host/live_host.h"
 
 namespace {
 
@@ -119,4 +121,20 @@ CUDA_API CUresult cuGetProcAddress(const char* symbol, void** pfn, int version, 
 CUDA_API CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, cuuint64_t flags,
                                       CUdriverProcAddressQueryResult* status) {
   return lookup(symbol, pfn, version, flags, status);
+}
+
+// NVIDIA's private tables, named by UUIDs its own runtime and tools know: nothing
+// public says what they hold, so none is offered, and the CUDA runtime stops at its
+// first one (docs/cuda.md, "The CUDA runtime"). HWSIM_CUDA_TRACE=1 names each table.
+CUDA_API CUresult cuGetExportTable(const void** table, const CUuuid* id) {
+  if (table) *table = nullptr;
+  static const bool trace = hwaccel::LiveHost().env("HWSIM_CUDA_TRACE") == "1";
+  if (trace && id) {
+    std::fprintf(stderr, "hwsim libcuda: cuGetExportTable(");
+    for (int i = 0; i < 16; ++i)
+      std::fprintf(stderr, "%02x%s", static_cast<unsigned char>(id->bytes[i]),
+                   i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+    std::fprintf(stderr, "): not offered\n");
+  }
+  return CUDA_ERROR_NOT_SUPPORTED;
 }
