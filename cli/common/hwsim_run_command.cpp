@@ -124,6 +124,41 @@ void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
               << "/libnvidia-ml.so.1 answers from the snapshot (" << library << ")\n";
 }
 
+// The simulated libcuda.so.1 (cuda/, docs/cuda.md): $HWSIM_CUDA_LIBRARY, else
+// beside this hwsim, else its installed place (beside the simulated NVML); "" when none.
+std::string cuda_library() {
+  LiveHost live;
+  auto usable = [&](const std::string& path) {
+    return !path.empty() && path[0] == '/' && live.stat(path).ok();
+  };
+  if (auto given = live.env("HWSIM_CUDA_LIBRARY"); given && usable(*given)) return *given;
+  auto exe = live.readlink("/proc/self/exe");
+  if (!exe) return "";
+  std::string dir = exe.value().substr(0, exe.value().rfind('/'));
+  if (usable(dir + "/libcuda.so.1")) return dir + "/libcuda.so.1";
+#ifdef HWSIM_NVML_INSTALL_DIR
+  if (usable(HWSIM_NVML_INSTALL_DIR "/libcuda.so.1")) return HWSIM_NVML_INSTALL_DIR "/libcuda.so.1";
+#endif
+  return "";
+}
+
+// Programs that load the CUDA driver (runtimes, Numba, Ollama) see the snapshot's
+// GPUs through it, at the path NVIDIA's packages put it (libcuda.so.1, and the
+// libcuda.so development link some dlopen).
+void simulate_cuda(MaskSpec& masks, bool use_namespace, bool verbose) {
+  std::string library = cuda_library();
+  if (library.empty()) {
+    std::cerr << "hwsim run: not covered: CUDA: no simulated libcuda.so.1 beside hwsim "
+                 "(set HWSIM_CUDA_LIBRARY): programs load this machine's, if any\n";
+    return;
+  }
+  for (const char* name : {"/libcuda.so.1", "/libcuda.so"})
+    masks.bind_in[std::string(kNvmlDir) + name] = library;
+  if (use_namespace && verbose)
+    std::cerr << "hwsim run: CUDA is simulated: " << kNvmlDir
+              << "/libcuda.so.1 answers from the snapshot (" << library << ")\n";
+}
+
 // Each folder of `search` (a PATH) that holds an executable `name`.
 std::vector<std::string> all_on_path(const std::string& name, const std::string& search) {
   std::vector<std::string> found;
@@ -421,6 +456,7 @@ int RunCommand::run() const {
               << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";
   spec.masks = container_markers(*snapshot);
   simulate_nvml(spec.masks, spec.use_namespace, args->verbose);
+  simulate_cuda(spec.masks, spec.use_namespace, args->verbose);
   spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
   if (!args->no_namespace) say_limits(*snapshot, args->verbose);
