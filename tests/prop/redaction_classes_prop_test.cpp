@@ -234,8 +234,11 @@ rc::Gen<Case> planted_case() {
         c.snapshot.files["/var/log/probe.log"] = FileEntry::of_content(text);
         return c;
       },
-      rc::gen::container<std::vector<std::pair<Planted, std::string>>>(
-          rc::gen::pair(rc::gen::oneOf(mac(), cloud_name(), pod_name()), filler())),
+      // Up to 12 identifiers in a case, each with up to 10 words around it:
+      // sizes that keep 1,000 cases to a few seconds.
+      rc::gen::resize(
+          12, rc::gen::container<std::vector<std::pair<Planted, std::string>>>(rc::gen::pair(
+                  rc::gen::oneOf(mac(), cloud_name(), pod_name()), rc::gen::resize(10, filler())))),
       letters(4, 8), rc::gen::oneOf(rc::gen::just(std::string()), letters(3, 6)),
       rc::gen::inRange(0, 3), rc::gen::suchThat(letters(4, 8), is_no_filler_word), filler());
 }
