@@ -224,8 +224,8 @@ void redact(Snapshot& s) {
     if (is_identifier_file(path) && !is_ib_identifier(path))
       entry.bytes = whole_file(r, entry.bytes);
     else if (is_mac_file(path))  // a MAC written without separators is one still
-      entry.bytes = r.text(redaction::bare_mac_file(entry.bytes, r.names()),
-                           addresses_in(path, entry.bytes));
+      entry.bytes =
+          r.text(redaction::bare_mac_file(entry.bytes, r.names()), addresses_in(path, entry.bytes));
     else
       entry.bytes = r.text(entry.bytes, addresses_in(path, entry.bytes));
   }

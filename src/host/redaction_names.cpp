@@ -126,8 +126,9 @@ std::string macs_by_notation(std::string_view in, Pseudonyms& names) {
     if (hex_run(in, i, 5) == 4 && i + 14 <= in.size() && (in[i + 4] == '.' || in[i + 4] == '-') &&
         in[i + 9] == in[i + 4] && hex_run(in, i + 5, 5) == 4 && hex_run(in, i + 10, 5) == 4) {
       std::size_t e = i + 14;
-      bool more = e < in.size() && (is_alnum(in[e]) || in[e] == '_' ||
-                                    (in[e] == in[i + 4] && e + 1 < in.size() && is_alnum(in[e + 1])));
+      bool more =
+          e < in.size() && (is_alnum(in[e]) || in[e] == '_' ||
+                            (in[e] == in[i + 4] && e + 1 < in.size() && is_alnum(in[e + 1])));
       if (!more) {
         bool letter = false;
         for (std::size_t k = i; k < e; ++k) letter = letter || is_letter(in[k]);
@@ -137,9 +138,9 @@ std::string macs_by_notation(std::string_view in, Pseudonyms& names) {
           if (start != line) {
             line = start;
             std::size_t stop = in.find('\n', i);
-            says_mac = any_word(in.substr(start, stop == std::string_view::npos ? in.size() - start
-                                                                                 : stop - start),
-                                is_mac_word);
+            says_mac = any_word(
+                in.substr(start, stop == std::string_view::npos ? in.size() - start : stop - start),
+                is_mac_word);
           }
         }
         if (letter || says_mac > 0) len = 14, width = 4, sep = in[i + 4];
@@ -185,8 +186,9 @@ std::string internal_host_names(std::string_view in, Pseudonyms& names) {
     std::size_t end = at + 9;
     from = end;
     if (low.compare(end, 13, ".cloudapp.net") == 0) end += 13;  // Azure
-    bool more = end < in.size() && (is_alnum(in[end]) || in[end] == '-' || in[end] == '_' ||
-                                    (in[end] == '.' && end + 1 < in.size() && is_alnum(in[end + 1])));
+    bool more =
+        end < in.size() && (is_alnum(in[end]) || in[end] == '-' || in[end] == '_' ||
+                            (in[end] == '.' && end + 1 < in.size() && is_alnum(in[end + 1])));
     if (more) continue;
     std::size_t start = at;
     while (start > copied && (is_alnum(in[start - 1]) || in[start - 1] == '.' ||
@@ -226,7 +228,8 @@ std::string dashed_addresses(std::string_view in, Pseudonyms& names) {
       if (i >= p.size() && has_at(in, i - p.size(), p) &&
           (i == p.size() || !is_word_char(in[i - p.size() - 1])))
         prefixed = true;
-    if (!prefixed && (is_alnum(before) || before == '-' || before == '.' || before == '_')) continue;
+    if (!prefixed && (is_alnum(before) || before == '-' || before == '.' || before == '_'))
+      continue;
     std::size_t len = dashed_quad(in, i);
     if (len == 0) continue;
     std::size_t e = i + len;
@@ -280,11 +283,12 @@ std::string pod_names(std::string_view in, Pseudonyms& names) {
 
 bool is_common_account(std::string_view name) {
   for (std::string_view a :
-       {"ubuntu", "debian", "centos", "fedora", "rocky", "almalinux", "ec2-user", "cloud-user",
-        "azureuser", "opc", "core", "admin", "administrator", "user", "guest", "test", "docker",
-        "vagrant", "runner", "build", "builder", "daemon", "www-data", "postgres", "mysql", "redis",
-        "nginx", "host", "server", "node", "worker", "master", "main", "default", "local",
-        "localhost", "system", "service", "jovyan", "coder", "dev", "ubuntu-user"})
+       {"ubuntu",     "debian",    "centos",   "fedora",  "rocky",  "almalinux",     "ec2-user",
+        "cloud-user", "azureuser", "opc",      "core",    "admin",  "administrator", "user",
+        "guest",      "test",      "docker",   "vagrant", "runner", "build",         "builder",
+        "daemon",     "www-data",  "postgres", "mysql",   "redis",  "nginx",         "host",
+        "server",     "node",      "worker",   "master",  "main",   "default",       "local",
+        "localhost",  "system",    "service",  "jovyan",  "coder",  "dev",           "ubuntu-user"})
     if (name == a) return true;
   return false;
 }

@@ -324,9 +324,8 @@ CatalogueResult parse_catalogue(std::string_view text, const std::string& file,
   CatalogueResult result;
   try {
     // A file of more than a few [[sku]] blocks is parsed a batch at a time.
-    auto blocks = text.size() > whole_parse_bytes
-                      ? split_array_blocks(text, "sku", kBatchBytes)
-                      : std::optional<TomlBlocks>();
+    auto blocks = text.size() > whole_parse_bytes ? split_array_blocks(text, "sku", kBatchBytes)
+                                                  : std::optional<TomlBlocks>();
     if (blocks && blocks->blocks == 0) blocks.reset();
     toml::table root = parse_toml(blocks ? std::string_view(blocks->rest) : text, file);
     if (blocks) blocks->rest = std::string();

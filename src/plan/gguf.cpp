@@ -196,10 +196,10 @@ void check_offsets(const GgufHeader& h, const std::vector<std::uint64_t>& offset
     if (!file_size) continue;
     const std::uint64_t room = *file_size > data_start ? *file_size - data_start : 0;
     if (t.offset > room || t.bytes > room - t.offset)
-      throw Fail{"tensor \"" + t.name + "\": its " + std::to_string(t.bytes) +
-                     " bytes at offset " + std::to_string(t.offset) + " (file byte " +
-                     std::to_string(data_start) + " + offset) end past the file's " +
-                     std::to_string(*file_size) + " bytes (expected the data inside the file)",
+      throw Fail{"tensor \"" + t.name + "\": its " + std::to_string(t.bytes) + " bytes at offset " +
+                     std::to_string(t.offset) + " (file byte " + std::to_string(data_start) +
+                     " + offset) end past the file's " + std::to_string(*file_size) +
+                     " bytes (expected the data inside the file)",
                  false, offset_at[i]};
   }
 }
@@ -240,8 +240,8 @@ GgufResult parse_gguf(std::string_view bytes, const std::string& file,
       const std::uint64_t key_at = r.at();
       const std::string key = r.str("a metadata key", kMaxGgufNameBytes);
       if (!seen.insert(key).second)
-        throw Fail{"metadata key \"" + key + "\" is defined twice (expected each key once)",
-                   false, key_at};
+        throw Fail{"metadata key \"" + key + "\" is defined twice (expected each key once)", false,
+                   key_at};
       if (key == "general.alignment") alignment_at = r.at() + 4;  // past the value's type
       read_value(r, h, key);
     }

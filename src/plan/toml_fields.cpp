@@ -65,8 +65,7 @@ void TableReader::allow_only(const std::set<std::string>& allowed) const {
     std::string known;
     for (const auto& k : allowed) known += (known.empty() ? "" : ", ") + k;
     throw LocatedError(location(file_, worst->source(), line_offset_) + ": " +
-                       key_path(worst->str()) +
-                       ": unknown key (known: " + known + ")");
+                       key_path(worst->str()) + ": unknown key (known: " + known + ")");
   }
 }
 

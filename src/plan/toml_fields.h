@@ -66,7 +66,6 @@ std::string shown_number(double v);
 
 // Parses TOML text; a syntax error becomes a LocatedError. `line_offset` as
 // for TableReader.
-toml::table parse_toml(std::string_view text, const std::string& file,
-                       std::size_t line_offset = 0);
+toml::table parse_toml(std::string_view text, const std::string& file, std::size_t line_offset = 0);
 
 }  // namespace hwaccel::plan

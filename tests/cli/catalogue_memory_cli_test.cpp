@@ -1,8 +1,8 @@
 // `hwaccel plan --devices FILE` on a large DEVICES.toml: its peak memory is
 // linear in the file, under 5 times its size beyond what the same command
 // takes with a small catalogue (issue 31: 146 MB took 2.4 GB, 16 times).
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -39,8 +39,10 @@ void write_catalogue(const std::string& path, int skus) {
 
 // Runs `hwaccel plan` on the catalogue: its exit code and peak RSS in bytes.
 std::pair<int, long> plan_peak_rss(const std::string& catalogue) {
-  std::vector<std::string> args = {bin("hwaccel"), "plan",      "--model",       "Llama-3-8B",
-                                   "--devices",    catalogue,   "--add",         "h100-test-sku",
+  std::vector<std::string> args = {bin("hwaccel"), "plan",
+                                   "--model",      "Llama-3-8B",
+                                   "--devices",    catalogue,
+                                   "--add",        "h100-test-sku",
                                    "--host",       source_path("fixtures/hosts/cpu-only.yaml")};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());

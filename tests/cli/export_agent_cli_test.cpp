@@ -48,8 +48,8 @@ TEST(ExportAgent, ABadIntervalIsAUsageErrorAndOneshotExcludesIt) {
 // back to back and returns how it ended ("exit 0", "signal 15", "hung").
 std::string agent_end_after(const std::vector<int>& signals, const std::string& out) {
   const std::string hwaccel = bin("hwaccel"), host = source_path("fixtures/hosts/dgx-h100.yaml");
-  std::vector<std::string> args = {hwaccel, "export",     "prometheus", "-q",  "--host",
-                                   host,    "--interval", "1h",         "-o",  out};
+  std::vector<std::string> args = {hwaccel, "export",     "prometheus", "-q", "--host",
+                                   host,    "--interval", "1h",         "-o", out};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -64,13 +64,14 @@ TEST(RedactionNames, CloudInternalNamesAndAddressesInNames) {
 
 TEST(RedactionNames, PodNamesOfDeployments) {
   Pseudonyms names;
-  EXPECT_EQ(redaction::pod_names("pod web-7d4b9c8f6d-x2k9p and api-v2-5c9b8d7f6-zq4wm on node", names),
-            "pod host-1 and host-2 on node");
+  EXPECT_EQ(
+      redaction::pod_names("pod web-7d4b9c8f6d-x2k9p and api-v2-5c9b8d7f6-zq4wm on node", names),
+      "pod host-1 and host-2 on node");
   EXPECT_EQ(redaction::pod_names("old nginx-3453457584-tb4r7", names), "old host-3");
   // Words, versions and tool names are not pod names (vowels, no hash).
-  EXPECT_EQ(redaction::pod_names("nvidia-smi-query driver-550-54 cuda-12-4-0 ab-cdfghj-klmna",
-                                 names),
-            "nvidia-smi-query driver-550-54 cuda-12-4-0 ab-cdfghj-klmna");
+  EXPECT_EQ(
+      redaction::pod_names("nvidia-smi-query driver-550-54 cuda-12-4-0 ab-cdfghj-klmna", names),
+      "nvidia-smi-query driver-550-54 cuda-12-4-0 ab-cdfghj-klmna");
 }
 
 TEST(RedactionNames, UserNamesAsWords) {

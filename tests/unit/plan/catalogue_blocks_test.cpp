@@ -86,11 +86,11 @@ TEST(CatalogueBlocks, ErrorsSayTheSameLineEitherWay) {
   const struct {
     std::string from, to;
   } edits[] = {
-      {"bandwidth_gbs = 1250\n", "bandwidth_gbs = -1\n"},       // a bad value in a block
-      {"id = \"sku-280\"", "id = \"sku-28\""},                  // an id defined twice
-      {"bandwidth_gbs = 1290\n", "bandwidth_gbs = \n"},         // a syntax error in a block
+      {"bandwidth_gbs = 1250\n", "bandwidth_gbs = -1\n"},  // a bad value in a block
+      {"id = \"sku-280\"", "id = \"sku-28\""},             // an id defined twice
+      {"bandwidth_gbs = 1290\n", "bandwidth_gbs = \n"},    // a syntax error in a block
       {"bf16 = 100 }\n[ sku.sources ]", "bf16 = 100 }\nbogus = 1\n[ sku.sources ]"},
-      {"[runtime.vllm.x]", "[runtime.vllm.w]"},                 // after the blocks
+      {"[runtime.vllm.x]", "[runtime.vllm.w]"},                            // after the blocks
       {"name = \"Accel 5\"\n", "name = \"Accel 5\"\nname = \"again\"\n"},  // a key twice
   };
   for (const auto& e : edits) {
