@@ -4,6 +4,8 @@
 // one) whose numbers are /dev/null's, reads end at once and writes go nowhere.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -46,7 +48,8 @@ TEST_P(HwsimRunDevNodes, EverySimulatedNodeReachesNothing) {
       "esac; "
       "printf '%s %s %s ' \"$n\" \"$(stat -L -c %t:%T \"$n\")\" \"$(head -c 64 \"$n\" | wc -c)\"; "
       "if printf x >\"$n\" 2>/dev/null; then echo w; else echo -; fi; done";
-  auto r = run_command(bin("hwsim") + " run " + host + " -- sh -c " + quote(script));
+  write_text(dir + "/nodes.sh", script);
+  auto r = run_command(bin("hwsim") + " run " + host + " -- sh " + dir + "/nodes.sh");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::set<std::string> seen;
   std::istringstream lines(r.out);
