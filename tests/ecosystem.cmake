@@ -86,6 +86,13 @@ add_test(NAME render.roofline_svg
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(render.roofline_svg PROPERTIES LABELS render SKIP_RETURN_CODE 77 TIMEOUT 240)
 
+# deploy/slurm's TaskProlog names the selected device as CUDA opens it (a MIG
+# device by its MIG UUID) on fixture hosts.
+add_test(NAME fleet.slurm_prolog
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/slurm_prolog_test.sh $<TARGET_FILE:hwaccel>
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(fleet.slurm_prolog PROPERTIES LABELS fleet TIMEOUT 60)
+
 # The exports read by the real fleet tools (promtool, node_exporter, kubectl,
 # systemd-analyze, slurmd -G) and the deploy/ kit, on loopback only
 # (tests/fleet/fleet_tools_test.sh). Not in the sanitizer build: it tests the

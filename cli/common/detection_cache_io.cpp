@@ -42,6 +42,12 @@ CachedDetection detect_with_cache(Host& host, const DetectOptions& options, cons
   const std::string path = cache_path(self);
   std::string key = "host=" + host.facts().hostname + ";root=" + root + ";only=";
   for (const auto& b : options.only) key += b + ",";
+  // The runtimes' numbering (an entry's ordinal, what is hidden) follows these.
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "ROCR_VISIBLE_DEVICES",
+                           "HIP_VISIBLE_DEVICES"}) {
+    auto value = host.env(name);
+    key += std::string(";") + name + (value ? "=" + *value : "");
+  }
 
   if (path.empty()) {
     warn("--cache: neither XDG_CACHE_HOME nor HOME is set; detecting without a cache");

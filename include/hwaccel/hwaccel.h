@@ -73,6 +73,28 @@ HWACCEL_API const char* hwaccel_device_bus_id(const hwaccel_detection* detection
 HWACCEL_API const char* hwaccel_device_physical_id(const hwaccel_detection* detection, size_t i);
 /* "sm_90", "gfx942", "avx512" */
 HWACCEL_API const char* hwaccel_device_compute_class(const hwaccel_detection* detection, size_t i);
+/* "GPU-8932f937-..." or "MIG-..." (NVIDIA), the device's UUID: what a program
+   puts in CUDA_VISIBLE_DEVICES (or ROCR_VISIBLE_DEVICES) to name it alone. */
+HWACCEL_API const char* hwaccel_device_uuid(const hwaccel_detection* detection, size_t i);
+/* The ordinal this process's runtime opens the device by (CUDA's cuDeviceGet
+   after CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER; HIP's after
+   ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES): 1 with *ordinal_out set, else 0
+   (*ordinal_out = -1): hidden from this process, or a backend without such a
+   numbering. hwaccel_device_id keeps the backend's own index ("cuda:2" may be
+   CUDA ordinal 0). */
+HWACCEL_API int hwaccel_device_ordinal(const hwaccel_detection* detection, size_t i,
+                                       int* ordinal_out);
+/* The NUMA node the device is attached to: 1 with *node_out set when known,
+   else 0 (*node_out = -1). */
+HWACCEL_API int hwaccel_device_numa_node(const hwaccel_detection* detection, size_t i,
+                                         int* node_out);
+/* A slice of a device offered as a device of its own (an NVIDIA MIG device, an
+   AMD compute partition): its profile ("3g.40gb", "CPX") and the whole device's
+   id ("cuda:0"); "" for a whole device. */
+HWACCEL_API const char* hwaccel_device_partition_profile(const hwaccel_detection* detection,
+                                                         size_t i);
+HWACCEL_API const char* hwaccel_device_partition_parent(const hwaccel_detection* detection,
+                                                        size_t i);
 /* Memory in bytes: 1 with *bytes_out set when known, else 0 (*bytes_out = 0). */
 HWACCEL_API int hwaccel_device_memory_total(const hwaccel_detection* detection, size_t i,
                                             uint64_t* bytes_out);
@@ -86,6 +108,11 @@ HWACCEL_API int hwaccel_device_memory_free(const hwaccel_detection* detection, s
    memory reserve of HWACCEL_RESERVE_BYTES (default 3584 MiB) applies. */
 HWACCEL_API hwaccel_status hwaccel_select(const hwaccel_detection* detection, const char* request,
                                           char** device_out);
+
+/* The same choice as hwaccel_select, as the device's position i for the
+   hwaccel_device_* accessors (its ordinal, UUID, NUMA node...). */
+HWACCEL_API hwaccel_status hwaccel_select_index(const hwaccel_detection* detection,
+                                                const char* request, size_t* index_out);
 
 /* The hwaccel-detect/1 JSON document (as `hwaccel detect --json` prints it). */
 HWACCEL_API hwaccel_status hwaccel_json(const hwaccel_detection* detection, char** json_out);

@@ -34,6 +34,23 @@ struct Device {
   std::optional<std::uint64_t> free_bytes;
 };
 
+// How a device is named to its runtime and where it sits: enough for a program
+// to build its own CUDA_VISIBLE_DEVICES. A struct of its own, asked for with
+// Registry::details(), so that Device keeps its layout (docs/library.md, "ABI").
+struct DeviceDetails {
+  // "GPU-8932f937-..." / "MIG-...": what CUDA_VISIBLE_DEVICES names the device by.
+  std::string uuid;
+  // The ordinal this process's runtime opens it by (CUDA after CUDA_VISIBLE_DEVICES
+  // and CUDA_DEVICE_ORDER, HIP after ROCR_/HIP_VISIBLE_DEVICES): "cuda:2" may be
+  // CUDA device 0. None when hidden from this process, or for other backends.
+  std::optional<int> ordinal;
+  std::optional<int> numa_node;
+  // A MIG device or compute partition: its profile ("3g.40gb", "CPX") and the
+  // whole device's label ("cuda:0"); empty for a whole device.
+  std::string partition_profile;
+  std::string partition_parent;
+};
+
 // What a registry could not do: an unreadable snapshot, an unknown backend.
 class HWACCEL_API Error : public std::runtime_error {
  public:
@@ -61,6 +78,10 @@ class HWACCEL_API Registry {
   std::vector<Device> devices();
   // The devices of one backend; probes only that backend, once.
   std::vector<Device> family(const std::string& backend);
+
+  // The details of a device this registry listed (by its label); empty details
+  // for a device it does not know or one added with add_device().
+  DeviceDetails details(const Device& device);
 
   // The default choice: the best ready accelerator, else the CPU.
   std::optional<Device> best();

@@ -146,6 +146,29 @@ class Selection:
     def label(self) -> str:
         return self.device.label
 
+    @property
+    def ordinal(self) -> Optional[int]:
+        """The ordinal this process's CUDA or HIP runtime opens the device by (None: hidden,
+        or a backend without such a numbering); ``label`` keeps the backend's own index."""
+        return self.device.ordinal
+
+    @property
+    def uuid(self) -> Optional[str]:
+        """The device's UUID ("GPU-..." / "MIG-..."): what CUDA_VISIBLE_DEVICES names it by."""
+        return self.device.uuid
+
+    @property
+    def line(self) -> str:
+        """What ``hwaccel select`` prints: "cuda:2 ordinal=0 uuid=GPU-..."."""
+        out = self.label
+        if self.ordinal is not None:
+            out += f" ordinal={self.ordinal}"
+        elif self.device.backend in ("cuda", "rocm"):
+            out += " ordinal=none"
+        if self.uuid:
+            out += f" uuid={self.uuid}"
+        return out
+
     def __str__(self) -> str:
         return self.device.label
 

@@ -110,6 +110,10 @@ class Device:
 
     backend: str
     index: int
+    # The ordinal this process's runtime opens the device by (CUDA after
+    # CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER, HIP after ROCR_/HIP_VISIBLE_DEVICES);
+    # None when that runtime would not show it or the backend has no such numbering.
+    ordinal: Optional[int]
     api: str
     name: str
     vendor: Optional[str]

@@ -44,7 +44,7 @@ def test_selection_outcomes_match_the_cli(host, cli):
                                  REQUESTS))
     for request, (rc, out) in zip(REQUESTS, outcomes):
         try:
-            got = (0, hwaccel.select(request_text(*request), host=detection).label + "\n")
+            got = (0, hwaccel.select(request_text(*request), host=detection).line + "\n")
         except hwaccel.Error as e:
             got = (e.exit_code, "")
         assert got == (rc, out), (host, request)
@@ -93,3 +93,17 @@ def test_threads_detecting_at_once_agree():
         live = list(pool.map(lambda _: hwaccel.detect(only="cpu").devices[0].name, range(8)))
     assert together == [alone[h] for h in hosts]
     assert len(set(live)) == 1
+
+
+def test_the_ordinal_is_the_runtimes_and_the_uuid_names_the_device(tmp_path):
+    # CUDA_VISIBLE_DEVICES=2,3: nvidia-smi's GPU 2 is this process's CUDA device 0.
+    text = (FIXTURES / "dgx-h100.yaml").read_text()
+    assert "\nenv:\n" in text
+    path = tmp_path / "dgx-2-3.yaml"
+    path.write_text(text.replace("\nenv:\n", "\nenv:\n  CUDA_VISIBLE_DEVICES: \"2,3\"\n", 1))
+    s = hwaccel.select(host=path)
+    assert (s.label, s.ordinal) == ("cuda:2", 0)
+    assert s.uuid == "GPU-bcde7d4e-3c75-1198-e575-422249826f39"
+    assert s.line == f"cuda:2 ordinal=0 uuid={s.uuid}"
+    d = hwaccel.detect(host=path)
+    assert [x.ordinal for x in d.devices if x.backend == "cuda"] == [None, None, 0, 1] + [None] * 4

@@ -173,6 +173,28 @@ std::vector<Device> Registry::family(const std::string& backend) {
   return out;
 }
 
+DeviceDetails Registry::details(const Device& device) {
+  std::lock_guard lock(impl_->mutex);
+  DeviceDetails out;
+  const auto all = impl_->merged().entries;
+  for (const auto& e : all) {
+    if (entry_label(e) != device.label || e.api == "custom") continue;
+    out.uuid = e.uuid;
+    out.ordinal = e.ordinal;
+    out.numa_node = e.numa_node;
+    if (e.partition) {
+      out.partition_profile = e.partition->profile;
+      out.partition_parent = e.partition->parent_physical_id;
+      for (const auto& parent : all)
+        if (!parent.partition && parent.backend == e.backend &&
+            parent.physical_id == e.partition->parent_physical_id)
+          out.partition_parent = entry_label(parent);
+    }
+    break;
+  }
+  return out;
+}
+
 std::optional<Device> Registry::best() {
   std::lock_guard lock(impl_->mutex);
   Detection d = impl_->everything();

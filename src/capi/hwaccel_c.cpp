@@ -22,6 +22,7 @@
 // The strings the per-device accessors return that no Entry holds as such.
 struct hwaccel_device_strings {
   std::string id, status, reason_code, reason_detail, memory_kind;
+  std::string partition_profile, partition_parent;  // "" for a whole device
 };
 
 struct hwaccel_detection {
@@ -70,6 +71,14 @@ hwaccel_status detect_on(hwaccel::Host& host, hwaccel_detection** out) {
       s.reason_detail = e.reason->detail;
     }
     s.memory_kind = std::string(hwaccel::to_string(e.memory.kind));
+    if (e.partition) {
+      s.partition_profile = e.partition->profile;
+      s.partition_parent = e.partition->parent_physical_id;  // the parent's id when listed
+      for (const auto& parent : d->detection.entries)
+        if (!parent.partition && parent.backend == e.backend &&
+            parent.physical_id == e.partition->parent_physical_id)
+          s.partition_parent = hwaccel::entry_label(parent);
+    }
     d->strings.push_back(std::move(s));
   }
   *out = d.release();
@@ -164,6 +173,9 @@ HWACCEL_DEVICE_FIELD(hwaccel_device_memory_kind, s.memory_kind)
 HWACCEL_DEVICE_FIELD(hwaccel_device_bus_id, e.pci_bus_id)
 HWACCEL_DEVICE_FIELD(hwaccel_device_physical_id, e.physical_id)
 HWACCEL_DEVICE_FIELD(hwaccel_device_compute_class, e.compute_class)
+HWACCEL_DEVICE_FIELD(hwaccel_device_uuid, e.uuid)
+HWACCEL_DEVICE_FIELD(hwaccel_device_partition_profile, s.partition_profile)
+HWACCEL_DEVICE_FIELD(hwaccel_device_partition_parent, s.partition_parent)
 #undef HWACCEL_DEVICE_FIELD
 
 static int memory_out(const hwaccel_detection* d, size_t i, uint64_t* out,
@@ -184,32 +196,64 @@ int hwaccel_device_memory_free(const hwaccel_detection* d, size_t i, uint64_t* b
   return memory_out(d, i, bytes_out, &hwaccel::Memory::free_bytes);
 }
 
+int hwaccel_device_numa_node(const hwaccel_detection* d, size_t i, int* node_out) {
+  if (node_out) *node_out = -1;
+  if (!d || i >= d->detection.entries.size() || !d->detection.entries[i].numa_node) return 0;
+  if (node_out) *node_out = *d->detection.entries[i].numa_node;
+  return 1;
+}
+
+int hwaccel_device_ordinal(const hwaccel_detection* d, size_t i, int* ordinal_out) {
+  if (ordinal_out) *ordinal_out = -1;
+  if (!d || i >= d->detection.entries.size() || !d->detection.entries[i].ordinal) return 0;
+  if (ordinal_out) *ordinal_out = *d->detection.entries[i].ordinal;
+  return 1;
+}
+
+static hwaccel_status select_entry(const hwaccel_detection* d, const char* request,
+                                   const char* function, size_t* entry_out) {
+  auto parsed = hwaccel::parse_request_text(request ? request : "");
+  if (!parsed.request) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, parsed.error);
+  auto reserve = hwaccel::choose_reserve(std::nullopt, d->reserve_env);
+  if (!reserve.reserve) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, reserve.error);
+  hwaccel::Detection detection = d->detection;
+  hwaccel::apply_reserve(detection, *reserve.reserve);
+  auto r = hwaccel::resolve_request(detection, *parsed.request, hwaccel::backend_names());
+  switch (r.outcome) {
+    case hwaccel::RequestOutcome::selected:
+      *entry_out = *r.entry;
+      return HWACCEL_OK;
+    case hwaccel::RequestOutcome::bad_request:
+      return fail(HWACCEL_ERROR_INVALID_ARGUMENT, r.message);
+    case hwaccel::RequestOutcome::not_compiled:
+      return fail(HWACCEL_ERROR_NOT_COMPILED, r.message);
+    case hwaccel::RequestOutcome::not_ready:
+      return fail(HWACCEL_ERROR_NOT_READY, r.message);
+    case hwaccel::RequestOutcome::unsatisfiable:
+      return fail(HWACCEL_ERROR_UNSATISFIED, r.message);
+  }
+  return fail(HWACCEL_ERROR_INTERNAL, std::string(function) + ": unknown outcome");
+}
+
 hwaccel_status hwaccel_select(const hwaccel_detection* d, const char* request, char** device_out) {
   return guarded([&] {
     if (!d || !device_out)
       return fail(HWACCEL_ERROR_INVALID_ARGUMENT, "hwaccel_select: detection or out is NULL");
     *device_out = nullptr;
-    auto parsed = hwaccel::parse_request_text(request ? request : "");
-    if (!parsed.request) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, parsed.error);
-    auto reserve = hwaccel::choose_reserve(std::nullopt, d->reserve_env);
-    if (!reserve.reserve) return fail(HWACCEL_ERROR_INVALID_ARGUMENT, reserve.error);
-    hwaccel::Detection detection = d->detection;
-    hwaccel::apply_reserve(detection, *reserve.reserve);
-    auto r = hwaccel::resolve_request(detection, *parsed.request, hwaccel::backend_names());
-    switch (r.outcome) {
-      case hwaccel::RequestOutcome::selected:
-        *device_out = copy_string(hwaccel::entry_label(detection.entries[*r.entry]));
-        return *device_out ? HWACCEL_OK : fail(HWACCEL_ERROR_INTERNAL, "out of memory");
-      case hwaccel::RequestOutcome::bad_request:
-        return fail(HWACCEL_ERROR_INVALID_ARGUMENT, r.message);
-      case hwaccel::RequestOutcome::not_compiled:
-        return fail(HWACCEL_ERROR_NOT_COMPILED, r.message);
-      case hwaccel::RequestOutcome::not_ready:
-        return fail(HWACCEL_ERROR_NOT_READY, r.message);
-      case hwaccel::RequestOutcome::unsatisfiable:
-        return fail(HWACCEL_ERROR_UNSATISFIED, r.message);
-    }
-    return fail(HWACCEL_ERROR_INTERNAL, "unknown outcome");
+    size_t entry = 0;
+    if (auto status = select_entry(d, request, "hwaccel_select", &entry); status != HWACCEL_OK)
+      return status;
+    *device_out = copy_string(hwaccel::entry_label(d->detection.entries[entry]));
+    return *device_out ? HWACCEL_OK : fail(HWACCEL_ERROR_INTERNAL, "out of memory");
+  });
+}
+
+hwaccel_status hwaccel_select_index(const hwaccel_detection* d, const char* request,
+                                    size_t* index_out) {
+  return guarded([&] {
+    if (!d || !index_out)
+      return fail(HWACCEL_ERROR_INVALID_ARGUMENT, "hwaccel_select_index: detection or out is NULL");
+    return select_entry(d, request, "hwaccel_select_index", index_out);
   });
 }
 

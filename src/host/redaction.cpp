@@ -78,7 +78,7 @@ std::string whole_file(TextRedactor& r, const std::string& in) {
 EnvRule rule_of(std::string_view name) {
   static const std::set<std::string, std::less<>> verbatim = {
       "container", "TPU_ACCELERATOR_TYPE", "NO_COLOR", "HWACCEL_RESERVE_BYTES", "LANG", "LC_ALL",
-      "TERM"};
+      "TERM",      "CUDA_DEVICE_ORDER"};
   static const std::set<std::string, std::less<>> paths = {"PATH",
                                                            "HOME",
                                                            "TMPDIR",

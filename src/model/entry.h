@@ -69,6 +69,11 @@ struct Entry {
   std::optional<int> numa_node;        // from sysfs or the topology tool, when known
   std::string cpu_affinity;            // "0-55,112-167" as the topology tool prints it
   std::optional<PcieLink> pcie;        // the PCI function's link, from sysfs (src/system)
+  // The ordinal the calling process's runtime opens this device by (cuDeviceGet,
+  // hipSetDevice), after its visible-devices variables and CUDA_DEVICE_ORDER;
+  // unset when that runtime would not show it, or for a backend without such a
+  // numbering. `index` stays the backend's own order (nvidia-smi's, PCI).
+  std::optional<int> ordinal;
 };
 
 // One line per backend: ready with devices, or the reason it is not.

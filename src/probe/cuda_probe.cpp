@@ -201,7 +201,7 @@ ProbeResult CudaProbe::run(Host& host) const {
 
   if (nvml) say_via_nvml(result);
   const auto visible_devices = host.env("CUDA_VISIBLE_DEVICES");
-  if (visible_devices) cuda_apply_visible_devices(*visible_devices, result);
+  cuda_apply_visible_devices(visible_devices, host.env("CUDA_DEVICE_ORDER"), result);
   cuda_settle_backend(result, visible_devices);
   return result;
 }

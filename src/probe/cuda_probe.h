@@ -26,7 +26,8 @@
 //      /proc/driver/nvidia/gpus/* (numa_status always, information when
 //      nvidia-smi gives no GPU), /sys/class/drm, /dev/nvidia<N>: NUMA node, PCI
 //      ids, the GPU's memory as a NUMA node, and every GPU the tool does not list.
-//   7. CUDA_VISIBLE_DEVICES               hides what CUDA would not see.
+//   7. CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER: the ordinal CUDA opens each
+//      device by (cuda_visible.h); hides what CUDA would not see.
 //   8. /proc/meminfo                      GPUs without memory of their own (GB10).
 //
 // docs/probes.md says which field comes from where.

@@ -3,51 +3,57 @@
 #include <algorithm>
 
 #include "src/probe/cuda_tool.h"
-#include "src/probe/nvidia_visible_devices.h"
+#include "src/probe/cuda_visible.h"
 #include "src/probe/text_util.h"
 
 namespace hwaccel {
 
-void cuda_apply_visible_devices(const std::string& value, ProbeResult& result) {
-  auto parsed = parse_cuda_visible_devices(value);
-  std::vector<bool> visible(result.entries.size(), false);
-  auto show = [&](std::size_t i) {
-    visible[i] = true;
-    if (result.entries[i].partition) return;
-    for (std::size_t j = 0; j < result.entries.size(); ++j)  // a whole GPU shows its MIG slices
-      if (result.entries[j].partition &&
-          result.entries[j].partition->parent_physical_id == result.entries[i].physical_id)
-        visible[j] = true;
-  };
-  const std::string shown = "CUDA_VISIBLE_DEVICES=" + printable_line(value, 120);
-  std::string stopped_at = parsed.stopped_at;
-  bool stopped = parsed.stopped;
-  for (const auto& token : parsed.tokens) {
-    std::vector<std::size_t> matches;
-    for (std::size_t i = 0; i < result.entries.size(); ++i) {
-      const Entry& e = result.entries[i];
-      if (e.status != EntryStatus::ready) continue;
-      if (token.is_index ? (!e.partition && e.index == token.index)
-                         : (!e.uuid.empty() && e.uuid.rfind(token.uuid, 0) == 0))
-        matches.push_back(i);
+void cuda_apply_visible_devices(const std::optional<std::string>& visible_devices,
+                                const std::optional<std::string>& device_order,
+                                ProbeResult& result) {
+  auto& entries = result.entries;
+  // The GPUs the driver opens (ready whole GPUs) and their ready MIG devices.
+  std::vector<CudaGpu> gpus;
+  std::vector<std::size_t> gpu_entry;               // gpus[g] is entries[gpu_entry[g]]
+  std::vector<std::vector<std::size_t>> mig_entry;  // gpus[g].mig[m] is entries[mig_entry[g][m]]
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    if (e.partition || e.status != EntryStatus::ready) continue;
+    CudaGpu gpu{e.pci_bus_id, e.uuid, cuda_speed_key(e.compute_class), e.partitioned, {}};
+    std::vector<std::size_t> migs;
+    for (std::size_t j = 0; j < entries.size(); ++j) {
+      const Entry& m = entries[j];
+      if (!m.partition || m.status != EntryStatus::ready ||
+          m.partition->parent_physical_id != e.physical_id)
+        continue;
+      gpu.mig.push_back({m.uuid, m.partition->gpu_instance_id, m.partition->compute_instance_id});
+      migs.push_back(j);
     }
-    if (matches.size() != 1) {
-      stopped = true;
-      stopped_at = token.is_index ? std::to_string(token.index) : token.uuid;
-      break;
-    }
-    show(matches.front());
+    gpus.push_back(std::move(gpu));
+    gpu_entry.push_back(i);
+    mig_entry.push_back(std::move(migs));
   }
-  if (stopped)
-    result.warnings.push_back(cuda_warning(shown + ": \"" + stopped_at +
-                                           "\" names no single device; CUDA ignores it and "
-                                           "every entry after it"));
-  for (std::size_t i = 0; i < result.entries.size(); ++i) {
-    Entry& e = result.entries[i];
-    if (visible[i] || e.status != EntryStatus::ready) continue;
+  const auto shown = cuda_enumerate(gpus, visible_devices, device_order);
+  std::vector<bool> parent_shown(entries.size(), false);
+  for (std::size_t k = 0; k < shown.devices.size(); ++k) {
+    const auto& d = shown.devices[k];
+    const std::size_t i = d.mig ? mig_entry[d.gpu][*d.mig] : gpu_entry[d.gpu];
+    entries[i].ordinal = int(k);
+    parent_shown[gpu_entry[d.gpu]] = true;
+  }
+  if (!visible_devices) return;
+
+  const std::string named = "CUDA_VISIBLE_DEVICES=" + printable_line(*visible_devices, 120);
+  if (!shown.problem.empty()) result.warnings.push_back(cuda_warning(named + ": " + shown.problem));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    Entry& e = entries[i];
+    if (e.ordinal || parent_shown[i] || e.status != EntryStatus::ready) continue;
     e.status = EntryStatus::unavailable;
-    e.reason = Reason{ReasonCode::not_visible,
-                      "hidden by " + (value.empty() ? shown + "\"\" (empty: no device)" : shown)};
+    std::string detail =
+        "hidden by " + (visible_devices->empty() ? named + "\"\" (empty: no device)" : named);
+    if (e.partition && !shown.problem.empty() && shown.stopped_at.empty())
+      detail += " (" + shown.problem + ")";
+    e.reason = Reason{ReasonCode::not_visible, detail};
   }
 }
 

@@ -1,7 +1,7 @@
-// The environment's device lists. CUDA_VISIBLE_DEVICES as CUDA reads it: a comma-separated list of
-// device indices or UUIDs ("GPU-..." or "MIG-...", a unique prefix is enough). CUDA stops at the
-// first token it cannot use: the devices listed before it are visible, the rest are not. An empty
-// value hides every device.
+// The environment's device lists. CUDA_VISIBLE_DEVICES tokenised: a comma-separated list of
+// device indices or UUIDs ("GPU-..." or "MIG-...", a unique prefix is enough). Syntax only, and
+// stricter than CUDA ("1gpu" is no index here); what CUDA makes of the variable (which devices,
+// at which ordinals) is cuda_visible.h, which the CUDA probe uses.
 #pragma once
 
 #include <string>

@@ -9,6 +9,7 @@
 #include "src/probe/amdgpu_sysfs.h"
 #include "src/probe/host_meminfo.h"
 #include "src/probe/pci_bus.h"
+#include "src/probe/rocm_visibility.h"
 #include "src/probe/text_util.h"
 
 namespace hwaccel {
@@ -114,6 +115,7 @@ class RocmScan {
     for (std::size_t i = 0; i < result_.entries.size(); ++i) result_.entries[i].index = int(i);
     for (auto& e : result_.entries)
       if (e.partition) e.partition->parent_index = index_of(e.partition->parent_physical_id);
+    rocm_apply_visible_devices(host_, result_);
     set_backend_line();
   }
 

@@ -327,6 +327,10 @@ Entry entry(const json& e, const std::string& where) {
     out.partitioned = p->get<bool>();
   }
   if (field(e, "numa_node")) out.numa_node = int(integer(e, "numa_node", where));
+  if (auto ordinal = number(e, "ordinal", where)) {
+    if (*ordinal > 1'000'000) throw Bad(where + ".ordinal: expected at most 1000000");
+    out.ordinal = int(*ordinal);
+  }
   out.cpu_affinity = text(e, "cpu_affinity", where);
   out.pcie = pcie(e, where);
   // A devices document's reserve verdict is not the machine's: undo it.

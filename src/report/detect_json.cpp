@@ -33,6 +33,7 @@ json entry_json(const Entry& e) {
       {"backend", e.backend},
       {"api", e.api},
       {"index", e.index},
+      {"ordinal", e.ordinal ? json(*e.ordinal) : json(nullptr)},
       {"physical_id", e.physical_id},
       {"name", e.name},
       {"vendor", optional_text(e.vendor)},

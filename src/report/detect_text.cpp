@@ -104,13 +104,13 @@ std::string partition_text(const Detection& d, const Entry& e) {
 }
 
 std::string details_table(const Detection& d) {
-  std::vector<std::vector<std::string>> rows = {
-      {"DEVICE", "PHYSICAL ID", "NUMA", "CPUS", "PARTITION", "PCIE", "MEMORY FROM"}};
+  std::vector<std::vector<std::string>> rows = {{"DEVICE", "ORDINAL", "UUID", "PHYSICAL ID", "NUMA",
+                                                 "CPUS", "PARTITION", "PCIE", "MEMORY FROM"}};
   for (const auto& e : d.entries)
-    rows.push_back({label(e), or_dash(e.physical_id),
-                    e.numa_node ? std::to_string(*e.numa_node) : "-", or_dash(e.cpu_affinity),
-                    partition_text(d, e), e.pcie ? pcie_link_text(*e.pcie) : "-",
-                    or_dash(e.memory.source)});
+    rows.push_back({label(e), e.ordinal ? std::to_string(*e.ordinal) : "-", or_dash(e.uuid),
+                    or_dash(e.physical_id), e.numa_node ? std::to_string(*e.numa_node) : "-",
+                    or_dash(e.cpu_affinity), partition_text(d, e),
+                    e.pcie ? pcie_link_text(*e.pcie) : "-", or_dash(e.memory.source)});
   return render_table(rows);
 }
 

@@ -19,9 +19,30 @@ json reserve_json(const Reserve& r) {
 }
 
 json selected_json(const Detection& d, const Choice& c) {
-  if (!c.entry) return {{"device", nullptr}, {"physical_id", nullptr}, {"reason", c.reason}};
+  if (!c.entry)
+    return {{"device", nullptr},
+            {"physical_id", nullptr},
+            {"ordinal", nullptr},
+            {"uuid", nullptr},
+            {"reason", c.reason}};
   const Entry& e = d.entries[*c.entry];
-  return {{"device", entry_label(e)}, {"physical_id", e.physical_id}, {"reason", c.reason}};
+  return {{"device", entry_label(e)},
+          {"physical_id", e.physical_id},
+          {"ordinal", e.ordinal ? json(*e.ordinal) : json(nullptr)},
+          {"uuid", e.uuid.empty() ? json(nullptr) : json(e.uuid)},
+          {"reason", c.reason}};
+}
+
+// " ordinal=0 uuid=GPU-...": how the calling process's runtime numbers the
+// device, for the backends that have such a numbering (cuda, rocm).
+std::string runtime_text(const Entry& e) {
+  std::string out;
+  if (e.ordinal)
+    out += " ordinal=" + std::to_string(*e.ordinal);
+  else if (e.backend == "cuda" || e.backend == "rocm")
+    out += " ordinal=none";
+  if (!e.uuid.empty()) out += " uuid=" + e.uuid;
+  return out;
 }
 
 }  // namespace
@@ -31,7 +52,7 @@ std::string render_devices_text(const Detection& d, const Reserve& reserve, cons
   out += "\nselected: ";
   if (choice.entry) {
     const Entry& e = d.entries[*choice.entry];
-    out += entry_label(e) + " " + e.name;
+    out += entry_label(e) + runtime_text(e) + " " + e.name;
   } else {
     out += "none";
   }
@@ -57,7 +78,9 @@ std::string render_devices_json(const Detection& d, const Reserve& reserve, cons
 }
 
 std::string render_select_text(const Detection& d, const Choice& choice) {
-  return choice.entry ? entry_label(d.entries[*choice.entry]) + "\n" : "";
+  if (!choice.entry) return "";
+  const Entry& e = d.entries[*choice.entry];
+  return entry_label(e) + runtime_text(e) + "\n";
 }
 
 std::string render_select_json(const Detection& d, const Reserve& reserve, const Choice& choice) {

@@ -87,6 +87,14 @@ int main(int argc, char** argv) {
     CHECK(hwaccel_device_id(d, 9) == NULL); /* out of range */
     CHECK(hwaccel_device_name(NULL, 0) == NULL);
     CHECK(hwaccel_device_memory_total(d, 9, &bytes) == 0 && bytes == 0);
+    {
+      int value = 0;
+      CHECK(strcmp(hwaccel_device_uuid(d, 4), "GPU-31738888-160a-124a-1918-044a63674727") == 0);
+      CHECK(hwaccel_device_ordinal(d, 4, &value) == 1 && value == 4);
+      CHECK(hwaccel_device_numa_node(d, 4, &value) == 1 && value == 1);
+      CHECK(hwaccel_device_ordinal(d, 8, &value) == 0 && value == -1); /* the CPU */
+      CHECK(strcmp(hwaccel_device_uuid(d, 8), "") == 0);
+    }
   }
 
   CHECK(hwaccel_json(d, &text) == HWACCEL_OK);
@@ -109,6 +117,32 @@ int main(int argc, char** argv) {
     CHECK(strstr(hwaccel_device_reason_detail(d, 0), "NVIDIA driver") != NULL);
     CHECK(strcmp(hwaccel_device_compute_class(d, 0), "") == 0);
     CHECK(hwaccel_device_memory_total(d, 0, &bytes) == 0 && bytes == 0);
+  }
+  hwaccel_detection_free(d);
+
+  /* A MIG host: each device's UUID, partition and CUDA ordinal, so a program can
+     build its own CUDA_VISIBLE_DEVICES; unset, CUDA shows only the first MIG device. */
+  d = NULL;
+  path_of(path, sizeof path, argv[1], "h100-mig");
+  CHECK(hwaccel_detect_snapshot(path, &d) == HWACCEL_OK);
+  {
+    int ordinal = 7, node = 7;
+    size_t index = 99;
+    CHECK(strcmp(hwaccel_device_id(d, 1), "cuda:1") == 0);
+    CHECK(strcmp(hwaccel_device_uuid(d, 1), "MIG-00000000-0000-0000-0000-000000000000") == 0);
+    CHECK(strcmp(hwaccel_device_partition_profile(d, 1), "3g.40gb") == 0);
+    CHECK(strcmp(hwaccel_device_partition_parent(d, 1), "cuda:0") == 0);
+    CHECK(hwaccel_device_ordinal(d, 1, &ordinal) == 1 && ordinal == 0);
+    CHECK(hwaccel_device_ordinal(d, 2, &ordinal) == 0 && ordinal == -1);
+    CHECK(hwaccel_device_ordinal(d, 0, &ordinal) == 0); /* split into MIG devices */
+    CHECK(strcmp(hwaccel_device_partition_profile(d, 0), "") == 0);
+    CHECK(strcmp(hwaccel_device_uuid(d, 0), "GPU-00000000-0000-0000-0000-000000000000") == 0);
+    CHECK(hwaccel_device_numa_node(d, 0, &node) == 0 && node == -1);
+    CHECK(hwaccel_select_index(d, "cuda:2", &index) == HWACCEL_OK && index == 2);
+    CHECK(hwaccel_select_index(d, "gpu mem>=1T", &index) == HWACCEL_ERROR_UNSATISFIED);
+    CHECK(hwaccel_select_index(d, "", NULL) == HWACCEL_ERROR_INVALID_ARGUMENT);
+    CHECK(hwaccel_device_uuid(d, 99) == NULL);
+    CHECK(hwaccel_device_ordinal(NULL, 0, &ordinal) == 0);
   }
   hwaccel_detection_free(d);
 

@@ -106,7 +106,7 @@ TEST(Conventions, VersionAndQuiet) {
   EXPECT_EQ(q.exit_code, 0) << q.err;
   EXPECT_TRUE(q.err.empty()) << q.err;
   auto v = run_command(bin("hwaccel") + " select -v --host " + fixture("dgx-h100"));
-  EXPECT_EQ(v.out, "cuda:0\n");
+  EXPECT_EQ(v.out, "cuda:0 ordinal=0 uuid=GPU-168fbe87-2a83-b2f1-9874-64cbffc91be1\n");
   EXPECT_NE(v.err.find("reason: first ready cuda device"), std::string::npos) << v.err;
 }
 

@@ -17,8 +17,8 @@ std::string on(const std::string& fixture) {
 TEST(DevicesCli, PrintsTheReserveAndTheChoiceWithItsReason) {
   auto r = run_command(bin("hwaccel") + " devices" + on("dgx-h100"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("selected: cuda:0 NVIDIA H100 80GB HBM3 reserve=3584MiB (default) (first "
-                       "ready cuda device"),
+  EXPECT_NE(r.out.find("selected: cuda:0 ordinal=0 uuid=GPU-168fbe87-2a83-b2f1-9874-64cbffc91be1 "
+                       "NVIDIA H100 80GB HBM3 reserve=3584MiB (default) (first ready cuda device"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("8 physical devices ready"), std::string::npos);
@@ -46,10 +46,12 @@ TEST(DevicesCli, ReserveFromFlagOrEnvironmentAndMalformedValues) {
 }
 
 TEST(SelectCli, ExitCodesTellRefusalsApart) {
-  EXPECT_EQ(run_command(bin("hwaccel") + " select" + on("dgx-h100")).out, "cuda:0\n");
-  EXPECT_EQ(run_command(bin("hwaccel") + " select cuda:3" + on("dgx-h100")).out, "cuda:3\n");
+  EXPECT_EQ(run_command(bin("hwaccel") + " select" + on("dgx-h100")).out,
+            "cuda:0 ordinal=0 uuid=GPU-168fbe87-2a83-b2f1-9874-64cbffc91be1\n");
+  EXPECT_EQ(run_command(bin("hwaccel") + " select cuda:3" + on("dgx-h100")).out,
+            "cuda:3 ordinal=3 uuid=GPU-aadc9de4-84bc-0f28-1874-e4df70245c08\n");
   EXPECT_EQ(run_command(bin("hwaccel") + " select pci:0000:43:00.0" + on("dgx-h100")).out,
-            "cuda:1\n");
+            "cuda:1 ordinal=1 uuid=GPU-fa34bc54-ac55-81f0-4fb8-b61baf77b21e\n");
   // A backend that is built but has no device here (vulkan: no vulkaninfo on the DGX).
   auto no_vulkan = run_command(bin("hwaccel") + " select --backend vulkan" + on("dgx-h100"));
   EXPECT_EQ(no_vulkan.exit_code, 8);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 
 #include "src/probe/cuda_probe.h"
 #include "tests/support/test_support.h"
@@ -338,23 +339,29 @@ TEST(CudaBus, NvswitchBridgesGiveTheFabricWithoutTopo) {
 }
 
 struct Visible {
-  std::string value;
-  std::vector<bool> ready;  // per entry: 2 whole GPUs, then MIG 0 and 1 of GPU 1
+  std::optional<std::string> value;
+  std::vector<bool> ready;    // per entry: 2 whole GPUs, then MIG 0 and 1 of GPU 1
+  std::vector<int> ordinals;  // per entry, -1 for none
 };
 
+// CUDA's numbering (cuda_visible.h) on a host of one whole GPU and one split
+// into two MIG devices: which entries stay ready, and the ordinal of each.
 TEST(CudaBus, CudaVisibleDevices) {
   const Visible cases[] = {
-      {"0", {true, false, false, false}},
-      {"1", {false, true, true, true}},
-      {"GPU-1", {false, true, true, true}},
-      {"MIG-1bbb", {false, false, false, true}},
-      {"1,0", {true, true, true, true}},
-      {"0,7,1", {true, false, false, false}},  // 7 names nothing: the list ends there
-      {"0,x,1", {true, false, false, false}},
-      {"GPU-", {false, false, false, false}},  // not a valid token
-      {"", {false, false, false, false}},
+      {std::nullopt, {true, true, true, true}, {0, -1, -1, -1}},  // whole GPUs win
+      {"0", {true, false, false, false}, {0, -1, -1, -1}},
+      {"1", {false, true, true, false}, {-1, -1, 0, -1}},  // the first MIG device
+      {"GPU-1", {false, true, true, false}, {-1, -1, 0, -1}},
+      {"MIG-1bbb", {false, true, false, true}, {-1, -1, -1, 0}},
+      {"1,0", {true, false, false, false}, {0, -1, -1, -1}},    // no MIG beside a whole GPU
+      {"0,7,1", {true, false, false, false}, {0, -1, -1, -1}},  // 7 names nothing: list ends
+      {"0,x,1", {true, false, false, false}, {0, -1, -1, -1}},
+      {"0,0", {false, false, false, false}, {-1, -1, -1, -1}},   // named twice: no device
+      {"GPU-", {false, false, false, false}, {-1, -1, -1, -1}},  // not a valid token
+      {"", {false, false, false, false}, {-1, -1, -1, -1}},
   };
   for (const auto& c : cases) {
+    const std::string shown = c.value ? "\"" + *c.value + "\"" : "unset";
     testing::FakeHost host;
     host.tools[kQuery] = exited(0, rows(2));
     host.tools[cuda_topology_argv()] = exited(0, "");
@@ -363,12 +370,13 @@ TEST(CudaBus, CudaVisibleDevices) {
                                           "GPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-1aaa)\n"
                                           "  MIG 3g.40gb     Device  0: (UUID: MIG-0bbb)\n"
                                           "  MIG 3g.40gb     Device  1: (UUID: MIG-1bbb)\n");
-    host.environment["CUDA_VISIBLE_DEVICES"] = c.value;
+    if (c.value) host.environment["CUDA_VISIBLE_DEVICES"] = *c.value;
     auto result = CudaProbe().run(host);
-    ASSERT_EQ(result.entries.size(), 4u) << c.value;
+    ASSERT_EQ(result.entries.size(), 4u) << shown;
     for (std::size_t i = 0; i < 4; ++i) {
       const auto& e = result.entries[i];
-      EXPECT_EQ(e.status == EntryStatus::ready, c.ready[i]) << "\"" << c.value << "\" entry " << i;
+      EXPECT_EQ(e.status == EntryStatus::ready, c.ready[i]) << shown << " entry " << i;
+      EXPECT_EQ(e.ordinal.value_or(-1), c.ordinals[i]) << shown << " entry " << i;
       if (!c.ready[i]) {
         EXPECT_EQ(e.reason->code, ReasonCode::not_visible);
         EXPECT_EQ(e.reason->detail.rfind("hidden by CUDA_VISIBLE_DEVICES=", 0), 0u);
@@ -376,10 +384,29 @@ TEST(CudaBus, CudaVisibleDevices) {
     }
     bool any = false;
     for (bool r : c.ready) any |= r;
-    EXPECT_EQ(result.backend.ready, any) << c.value;
+    EXPECT_EQ(result.backend.ready, any) << shown;
     if (!any) {
-      EXPECT_EQ(result.backend.reason->code, ReasonCode::not_visible) << c.value;
+      EXPECT_EQ(result.backend.reason->code, ReasonCode::not_visible) << shown;
     }
+  }
+}
+
+// The case: CUDA_VISIBLE_DEVICES=2,3 makes nvidia-smi's GPUs 2 and 3 CUDA
+// devices 0 and 1; CUDA_DEVICE_ORDER=PCI_BUS_ID changes nothing on alike GPUs.
+TEST(CudaBus, OrdinalsAreCudasNotNvidiaSmis) {
+  for (const char* order : {"", "PCI_BUS_ID"}) {
+    testing::FakeHost host;
+    host.tools[kQuery] = exited(0, rows(4));
+    host.tools[cuda_topology_argv()] = exited(0, "");
+    host.environment["CUDA_VISIBLE_DEVICES"] = "3,2";
+    if (*order) host.environment["CUDA_DEVICE_ORDER"] = order;
+    auto result = CudaProbe().run(host);
+    ASSERT_EQ(result.entries.size(), 4u);
+    EXPECT_EQ(result.entries[2].index, 2);
+    EXPECT_EQ(result.entries[2].ordinal, 1);
+    EXPECT_EQ(result.entries[3].ordinal, 0);
+    EXPECT_FALSE(result.entries[0].ordinal);
+    EXPECT_EQ(result.entries[0].status, EntryStatus::unavailable);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "src/probe/amdgpu_sysfs.h"
 #include "src/probe/apple_silicon.h"
 #include "src/probe/apple_system_profiler.h"
+#include "src/probe/cuda_visible.h"
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/nvidia_gpu_information.h"
 #include "src/probe/nvidia_kernel_gpus.h"
@@ -25,6 +26,7 @@
 #include "src/probe/pci_bus.h"
 #include "src/probe/proc_cpuinfo.h"
 #include "src/probe/proc_meminfo.h"
+#include "src/probe/rocm_visible.h"
 #include "src/probe/vulkaninfo_summary.h"
 #include "src/probe/xpu_smi_discovery.h"
 #include "src/registry/saved_detection.h"
@@ -71,6 +73,16 @@ std::vector<std::string> hostile_texts() {
   return texts;
 }
 
+// The runtimes' numbering rules read environment values (cuda_visible.h, rocm_visible.h).
+void visible_devices_rules(const std::string& text) {
+  std::vector<CudaGpu> gpus(2);
+  gpus[0] = {"0000:01:00.0", "GPU-0", 900, true, {{"MIG-0", 1, 0}}};
+  gpus[1] = {"0000:02:00.0", "GPU-1", 900, false, {}};
+  (void)cuda_enumerate(gpus, text, text);
+  (void)cuda_speed_key(text);
+  (void)rocm_enumerate({"GPU-a", ""}, text, text, text);
+}
+
 TEST(ParserTotality, EveryParserAnswersHostileText) {
   for (const std::string& text : hostile_texts()) {
     SCOPED_TRACE(text.substr(0, 60));
@@ -98,6 +110,7 @@ TEST(ParserTotality, EveryParserAnswersHostileText) {
       (void)parse_nvidia_smi_nvlink(text);
       (void)parse_node_meminfo(text);
       (void)parse_cuda_visible_devices(text);
+      visible_devices_rules(text);
       (void)parse_sysfs_bytes(text);
       (void)parse_drm_device_uevent(text);
       (void)normalize_pci_address(text);

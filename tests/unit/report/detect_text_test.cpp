@@ -24,6 +24,7 @@ Detection three_gpus_all_nvlink() {
     e.numa_node = i;
     e.cpu_affinity = "0-7";
     e.memory.source = "nvidia-smi";
+    if (i == 0) e.ordinal = 0, e.uuid = "GPU-0aaa";
     d.entries.push_back(e);
   }
   const std::string s = "tool:nvidia-smi topo -m";
@@ -41,8 +42,12 @@ TEST(DetectText, PlainOutputHasNoDetailsOrTopology) {
 
 TEST(DetectText, VerboseAddsDetailsMatrixAndNvswitchNote) {
   auto text = render_detect_text(three_gpus_all_nvlink(), {true});
-  EXPECT_NE(text.find("DEVICE  PHYSICAL ID       NUMA  CPUS  PARTITION  PCIE  MEMORY FROM\n"
-                      "cuda:0  pci:0000:00:00.0  0     0-7   -          -     nvidia-smi\n"),
+  EXPECT_NE(text.find("DEVICE  ORDINAL  UUID      PHYSICAL ID       NUMA  CPUS  PARTITION  PCIE  "
+                      "MEMORY FROM\n"
+                      "cuda:0  0        GPU-0aaa  pci:0000:00:00.0  0     0-7   -          -     "
+                      "nvidia-smi\n"
+                      "cuda:1  -        -         pci:0000:01:00.0  1     0-7   -          -     "
+                      "nvidia-smi\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("topology (tool:nvidia-smi topo -m):\n"
@@ -73,13 +78,19 @@ TEST(DetectText, MigParentAndInstances) {
   for (int n = 0; n < 2; ++n) {
     Entry mig = gpu(1 + n, "mig:0000:00:09.0/" + std::to_string(n));
     mig.partition = Partition{"1g.10gb", "pci:0000:00:09.0", 0, {}, {}};
+    mig.uuid = "MIG-" + std::to_string(n);
+    if (n == 0) mig.ordinal = 0;  // CUDA shows one MIG device
     d.entries.push_back(mig);
   }
   auto text = render_detect_text(d, {true});
-  EXPECT_NE(text.find("cuda:0  pci:0000:00:09.0    -     -     split into cuda:1 cuda:2"),
+  EXPECT_NE(text.find("cuda:0  -        -      pci:0000:00:09.0    -     -     split into cuda:1 "
+                      "cuda:2"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("cuda:2  mig:0000:00:09.0/1  -     -     1g.10gb of cuda:0"),
+  EXPECT_NE(text.find("cuda:1  0        MIG-0  mig:0000:00:09.0/0  -     -     1g.10gb of cuda:0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cuda:2  -        MIG-1  mig:0000:00:09.0/1  -     -     1g.10gb of cuda:0"),
             std::string::npos)
       << text;
 }
