@@ -21,7 +21,7 @@ struct LiveHostOptions {
   std::string root;  // empty: the real "/"
   // Non-empty (without root): every path asked must be in this folder, and no
   // link on the way may lead out of it (a model folder, a corpus of snapshots).
-  std::string confine;
+  std::string confine{};
   std::chrono::milliseconds default_timeout{5000};
   std::size_t output_cap = 16u << 20;  // bytes kept per stream; the rest is drained and dropped
 };
