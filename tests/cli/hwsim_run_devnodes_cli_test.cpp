@@ -45,7 +45,8 @@ TEST_P(HwsimRunDevNodes, EverySimulatedNodeReachesNothing) {
   // by stat, not find's -type (readdir gives the type of what a bind covers):
   // its numbers, the bytes a read gives, and whether a write is taken.
   const std::string script =
-      "find /dev \\( -path /dev/shm -o -path /dev/pts \\) -prune -o -print | sort | while read -r n; do "
+      "find /dev \\( -path /dev/shm -o -path /dev/pts \\) -prune -o -print | sort | while read -r "
+      "n; do "
       "case $n in /dev/null|/dev/zero|/dev/full|/dev/random|/dev/urandom|/dev/tty) continue;; "
       "esac; "
       "if [ -L \"$n\" ] || ! [ -c \"$n\" ]; then continue; fi; "
@@ -64,7 +65,8 @@ TEST_P(HwsimRunDevNodes, EverySimulatedNodeReachesNothing) {
     EXPECT_EQ(numbers, "1:3") << path << ": not /dev/null's numbers (a driver's?)";
     EXPECT_EQ(bytes, "0") << path << ": a read gave bytes";
   }
-  for (const auto& node : recorded) EXPECT_TRUE(seen.count(node)) << node << " is not a char device";
+  for (const auto& node : recorded)
+    EXPECT_TRUE(seen.count(node)) << node << " is not a char device";
   fs::remove_all(dir);
 }
 
