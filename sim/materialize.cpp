@@ -145,8 +145,8 @@ class Planner {
       env_lines += k + "=" + v + "\n";
     }
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env", env_lines, "", 0644});
-    put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh",
-         env_sh(view, root + kShimDir), "", 0644});
+    put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh", env_sh(view, root + kShimDir),
+         "", 0644});
     std::string special_text;
     for (const auto& [path, what] : special_)
       special_text +=

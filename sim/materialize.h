@@ -45,8 +45,7 @@ inline constexpr const char* kSnapshotCopy = "/.hwsim/snapshot.yaml";
 // variables not passed on, in plan.notes.
 TreePlan plan_materialize(const Snapshot& snapshot, const std::string& root,
                           const std::set<std::string>& shim_missing = {},
-                          const std::string& sleep_program = "",
-                          const ShimHelpers& helpers = {});
+                          const std::string& sleep_program = "", const ShimHelpers& helpers = {});
 
 // "" or, for the first tool whose name cannot be a shim, which run and why
 // (`tools: the run of `. -L`: argv[0] ".": not a tool name ...`).

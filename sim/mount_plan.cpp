@@ -19,7 +19,9 @@ bool per_process(const std::vector<std::string>& parts) {
   return true;
 }
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 }  // namespace
 

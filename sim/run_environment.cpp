@@ -11,9 +11,15 @@ namespace {
 
 // --- the shapes values may have (each a small grammar; anything else is refused)
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_lower_word(char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '-' || c == '_'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_lower_word(char c) {
+  return (c >= 'a' && c <= 'z') || is_digit(c) || c == '-' || c == '_';
+}
 
 bool digits(std::string_view s, std::size_t max = 5) {
   return !s.empty() && s.size() <= max && std::all_of(s.begin(), s.end(), is_digit);
@@ -55,14 +61,18 @@ bool device_item(std::string_view s) {
   return false;
 }
 
-bool device_list(std::string_view v) { return comma_list(v, device_item); }
+bool device_list(std::string_view v) {
+  return comma_list(v, device_item);
+}
 bool index_list(std::string_view v) {
   return comma_list(v, [](std::string_view s) { return digits(s); });
 }
 bool nvidia_devices(std::string_view v) {
   return v == "all" || v == "none" || v == "void" || device_list(v);
 }
-bool habana_devices(std::string_view v) { return v == "all" || index_list(v); }
+bool habana_devices(std::string_view v) {
+  return v == "all" || index_list(v);
+}
 // Level Zero: DEVICE or DEVICE.SUBDEVICE.
 bool ze_mask(std::string_view v) {
   return comma_list(v, [](std::string_view s) {
@@ -80,11 +90,21 @@ bool core_ranges(std::string_view v) {
   });
 }
 // "2,2,1": a chip or process grid.
-bool bounds(std::string_view v) { return !v.empty() && index_list(v); }
-bool count(std::string_view v) { return digits(v); }
-bool zero_or_one(std::string_view v) { return v == "0" || v == "1"; }
-bool cuda_order(std::string_view v) { return v == "FASTEST_FIRST" || v == "PCI_BUS_ID"; }
-bool ze_hierarchy(std::string_view v) { return v == "FLAT" || v == "COMPOSITE" || v == "COMBINED"; }
+bool bounds(std::string_view v) {
+  return !v.empty() && index_list(v);
+}
+bool count(std::string_view v) {
+  return digits(v);
+}
+bool zero_or_one(std::string_view v) {
+  return v == "0" || v == "1";
+}
+bool cuda_order(std::string_view v) {
+  return v == "FASTEST_FIRST" || v == "PCI_BUS_ID";
+}
+bool ze_hierarchy(std::string_view v) {
+  return v == "FLAT" || v == "COMPOSITE" || v == "COMBINED";
+}
 // SYCL's selector: `level_zero:0,1;opencl:gpu`, `!cuda:*`, `*:gpu.1`: its own
 // alphabet, no space, quote, slash or shell character but the separators.
 bool sycl_selector(std::string_view v) {
@@ -99,9 +119,8 @@ bool word(std::string_view v) {
 }
 // An IPv4 or IPv6 address (Kubernetes' service address).
 bool address(std::string_view v) {
-  return !v.empty() && v.size() <= 45 && std::all_of(v.begin(), v.end(), [](char c) {
-    return is_hex(c) || c == '.' || c == ':';
-  });
+  return !v.empty() && v.size() <= 45 &&
+         std::all_of(v.begin(), v.end(), [](char c) { return is_hex(c) || c == '.' || c == ':'; });
 }
 
 constexpr const char* kDevices = "a comma list of indices, GPU-/MIG- UUIDs (or \"\")";
@@ -141,7 +160,9 @@ bool plain_hostname(std::string_view h) {
 
 }  // namespace
 
-const std::vector<DeviceVariable>& device_view_variables() { return kAllowed; }
+const std::vector<DeviceVariable>& device_view_variables() {
+  return kAllowed;
+}
 
 const DeviceVariable* find_device_variable(std::string_view name) {
   for (const auto& v : kAllowed)
@@ -243,12 +264,11 @@ std::string env_sh(const DeviceView& view, const std::string& shim_dir) {
 std::string run_hostname(const std::string& recorded, std::string* note) {
   if (plain_hostname(recorded)) return recorded;
   if (note)
-    *note = "hostname " + (recorded.empty() ? std::string("(none recorded)")
-                                            : display_quote(recorded)) +
-            ": " +
+    *note = "hostname " +
+            (recorded.empty() ? std::string("(none recorded)") : display_quote(recorded)) + ": " +
             (recorded.size() > 64 ? "longer than the kernel takes (64 bytes)"
-                                  : recorded.empty() ? "this machine's would show"
-                                                     : "not a plain host name ([A-Za-z0-9.-_])") +
+             : recorded.empty()   ? "this machine's would show"
+                                  : "not a plain host name ([A-Za-z0-9.-_])") +
             ": the command sees " + kPlaceholderHostname;
   return kPlaceholderHostname;
 }

@@ -31,7 +31,7 @@ const DeviceVariable* find_device_variable(std::string_view name);
 
 struct DeviceView {
   std::map<std::string, std::string> passed;  // allow-listed, shape-checked
-  std::vector<std::string> refused;  // "env NAME: ...: not passed on", one per refused value
+  std::vector<std::string> refused;     // "env NAME: ...: not passed on", one per refused value
   std::vector<std::string> not_passed;  // recorded names outside the allow-list (PATH aside)
 };
 

@@ -27,8 +27,7 @@ std::string answer(const std::string& name, const ShimRun& r, const std::string&
       // Recorded as hung: a bounded wait (kTimeoutWaitMinMs), with the sleep in the
       // background so that TERM/HUP/INT to the shim end it too, and holding none of
       // the caller's pipes; then the end the recorder gave it.
-      const std::int64_t wait =
-          std::min(std::max(run.ms, kTimeoutWaitMinMs), kTimeoutWaitMaxMs);
+      const std::int64_t wait = std::min(std::max(run.ms, kTimeoutWaitMinMs), kTimeoutWaitMaxMs);
       body += "  " + shim_quote(helpers.sleep) + " " + sleep_seconds(wait) +
               " </dev/null >/dev/null 2>&1 &\n";
       body += "  trap 'kill $! 2>/dev/null; exit 143' TERM HUP INT\n";

@@ -395,8 +395,8 @@ int RunCommand::run() const {
   const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
   const std::string key = cacheable ? run_tree_key(text, hide, sleep, helpers) : "";
   if (!key.empty())
-    cached = cached_run_tree(key, *snapshot, hide, sleep, helpers, !emulator.empty(),
-                             args->verbose);
+    cached =
+        cached_run_tree(key, *snapshot, hide, sleep, helpers, !emulator.empty(), args->verbose);
   TreePlan plan;
   if (cached.root.empty()) plan = sim::plan_materialize(*snapshot, root, hide, sleep, helpers);
   const bool write_here =

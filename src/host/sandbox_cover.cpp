@@ -226,8 +226,8 @@ void cover_tools(const SandboxSpec& spec, int tree, std::vector<std::string>& un
     std::string rel = spec.shim_paths + path, open_why;
     for (bool file = true; rel != spec.shim_paths; file = false, rel = parent_dir(rel)) {
       Fd parent = open_in_tree(tree, parent_dir(rel), Walk::open, open_why);
-      if (!parent.ok() ||
-          ::unlinkat(parent.get(), rel.substr(rel.rfind('/') + 1).c_str(), file ? 0 : AT_REMOVEDIR) != 0)
+      if (!parent.ok() || ::unlinkat(parent.get(), rel.substr(rel.rfind('/') + 1).c_str(),
+                                     file ? 0 : AT_REMOVEDIR) != 0)
         break;
     }
   }

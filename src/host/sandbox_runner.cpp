@@ -188,8 +188,8 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
     } else if (::sethostname(spec.hostname.data(), spec.hostname.size()) != 0 ||
                spec.hostname.empty()) {
       if (!spec.hostname.empty())
-        uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)) +
-                            ": " + kPlaceholderHost + " instead");
+        uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)) + ": " +
+                            kPlaceholderHost + " instead");
       if (::sethostname(kPlaceholderHost, std::strlen(kPlaceholderHost)) != 0)
         uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)) +
                             ": this machine's shows");

@@ -37,7 +37,7 @@ struct SandboxSpec {
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // the whole environment of the command
   std::string hostname;  // "" (or one the kernel refuses): "hwsim-host", never this machine's
-  std::vector<std::string> proc_present;   // see sim/mount_plan.h
+  std::vector<std::string> proc_present;  // see sim/mount_plan.h
   std::vector<std::string> proc_absent;
   std::vector<std::string> tool_paths;       // shims at absolute paths elsewhere (/opt/...)
   std::string shim_paths = "/.hwsim/paths";  // where in the tree those shims are (only they)

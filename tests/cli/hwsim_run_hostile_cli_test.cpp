@@ -88,10 +88,10 @@ TEST_F(HwsimHostile, ANewlineInAnAbsoluteToolPathRunsNothing) {
 // Item 2: env keys were written unquoted into env.sh; sourcing it ran them. Now no
 // recorded key outside the device view reaches env.sh at all.
 TEST_F(HwsimHostile, EnvShRunsNoKey) {
-  const std::string host = snapshot(", \"X;touch " + canary_ +
-                                        "/y;Y\": \"1\", OK: \"$(touch " + canary_ +
-                                        "/z)\", CUDA_VISIBLE_DEVICES: \"$(touch " + canary_ + "/w)\"",
-                                    "", "");
+  const std::string host =
+      snapshot(", \"X;touch " + canary_ + "/y;Y\": \"1\", OK: \"$(touch " + canary_ +
+                   "/z)\", CUDA_VISIBLE_DEVICES: \"$(touch " + canary_ + "/w)\"",
+               "", "");
   const std::string tree = dir_ + "/tree";
   auto m = run_command(bin("hwsim") + " materialize " + host + " " + tree);
   ASSERT_EQ(m.exit_code, 0) << m.err;

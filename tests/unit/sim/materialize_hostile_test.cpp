@@ -119,10 +119,11 @@ TEST_F(Hostile, OnlyTheDeviceViewIsPassedOn) {
                                                    {"TERM", "xterm"}};
   std::vector<std::string> refused, notes;
   auto env = run_environment(s_, here, "/x/.hwsim/bin", &refused, &notes);
-  EXPECT_EQ(env, (std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "0,GPU-5f3c2a10-aaaa"},
-                                                     {"HOME", "/home/me"},
-                                                     {"PATH", "/x/.hwsim/bin:/usr/bin:/bin"},
-                                                     {"TERM", "xterm"}}));
+  EXPECT_EQ(env,
+            (std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "0,GPU-5f3c2a10-aaaa"},
+                                                {"HOME", "/home/me"},
+                                                {"PATH", "/x/.hwsim/bin:/usr/bin:/bin"},
+                                                {"TERM", "xterm"}}));
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_TRUE(has_line_with(refused, "env HIP_VISIBLE_DEVICES"));
   EXPECT_TRUE(has_line_with(notes, "14 recorded variables not passed on"));
@@ -213,8 +214,8 @@ TEST(ToolPaths, SystemLibraryAndLoaderPathsAreRefused) {
         "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "/usr/lib64/x", "/libx32/y",
         "/opt/v/ld-linux-aarch64.so.1", "/opt/v/libfoo.so", "/opt/v/ld.so.cache"})
     EXPECT_NE(tool_path_refusal(path), "") << path;
-  for (const char* path : {"/opt/qti-aic/tools/qaic-util", "/usr/bin/env", "/opt/v/solver",
-                           "/usr/local/bin/x.sox"})
+  for (const char* path :
+       {"/opt/qti-aic/tools/qaic-util", "/usr/bin/env", "/opt/v/solver", "/usr/local/bin/x.sox"})
     EXPECT_EQ(tool_path_refusal(path), "") << path;
 }
 

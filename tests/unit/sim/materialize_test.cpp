@@ -92,8 +92,9 @@ TEST(Materialize, PlansFilesLinksNodesErrorsAndPlaceholders) {
   EXPECT_EQ(find(plan, "/.hwsim/env")->bytes, "CUDA_VISIBLE_DEVICES=0\n");
   EXPECT_NE(find(plan, "/.hwsim/env.sh")->bytes.find("export CUDA_VISIBLE_DEVICES='0'"),
             std::string::npos);
-  EXPECT_NE(find(plan, "/.hwsim/env.sh")->bytes.find("export PATH='/tmp/x/.hwsim/bin'\"$hwsim_path\""),
-            std::string::npos);
+  EXPECT_NE(
+      find(plan, "/.hwsim/env.sh")->bytes.find("export PATH='/tmp/x/.hwsim/bin'\"$hwsim_path\""),
+      std::string::npos);
   EXPECT_NE(find(plan, "/.hwsim/special")->bytes.find("/sys/secret\terror EACCES"),
             std::string::npos);
   EXPECT_EQ(resolve_through_links(sample(), "/sys/class/drm/card0/device/vendor"),

@@ -151,8 +151,8 @@ TEST(ShimScript, AnEmulatedToolHandsUnrecordedArgvsToTheEmulator) {
       "'nvidia-smi' -- \"$@\"; fi\n";
   auto at = s.find(call);
   ASSERT_NE(at, std::string::npos) << s;
-  EXPECT_GT(at, s.find("-L"));                   // recorded answers first
-  EXPECT_LT(at, s.find("no recorded run"));      // the miss only without an emulator
+  EXPECT_GT(at, s.find("-L"));               // recorded answers first
+  EXPECT_LT(at, s.find("no recorded run"));  // the miss only without an emulator
   EXPECT_EQ(shim_script("nvidia-smi", {{&run, "0"}}, "../tools").find("emu"), std::string::npos);
   auto odd = testing::lex_sh(shim_script("a'b\nc", {{&run, "0"}}, "../tools", "", false, true));
   auto plain = testing::lex_sh(shim_script("w", {{&run, "0"}}, "../tools", "", false, true));
