@@ -6,8 +6,8 @@
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/plan/catalogue.h"
+#include "src/probe/cuda_visible.h"
 #include "src/probe/text_util.h"
-#include "src/registry/cuda_visible.h"
 
 namespace hwaccel::cuda {
 namespace {
@@ -133,7 +133,6 @@ Model make_model(const nvml::Model& nvml, const std::optional<std::string>& visi
   if (model.init_result != CUDA_SUCCESS) return model;
   model.driver_version = nvml.cuda_driver_version.value_or(0);
   const plan::Catalogue& catalogue = plan::builtin_catalogue();
-  std::vector<CudaCandidate> candidates;
   for (const auto& gpu : nvml.gpus) {
     Device d;
     const nvml::Gpu& whole = gpu.is_mig ? nvml.gpus[gpu.parent] : gpu;
@@ -176,19 +175,37 @@ Model make_model(const nvml::Model& nvml, const std::optional<std::string>& visi
       d.bus_width = part->bus_width;
       d.l2_bytes = part->l2_bytes;
     }
-    CudaCandidate c;
-    c.uuid = d.uuid;
-    c.bus_id = gpu.bus_id;
-    c.is_mig = d.is_mig;
-    c.parent = d.parent;
-    c.mig_enabled = d.mig_enabled;
-    c.cc_major = d.cc_major;
-    c.cc_minor = d.cc_minor;
-    c.multiprocessors = d.multiprocessors;
-    candidates.push_back(c);
     model.devices.push_back(std::move(d));
   }
-  model.visible = cuda_enumeration(candidates, visible_devices, device_order);
+  // The shared rule (src/probe/cuda_visible.h) over the whole GPUs and their MIG
+  // devices; its answer mapped back to positions in model.devices.
+  std::vector<CudaGpu> gpus;
+  std::vector<std::size_t> gpu_position;               // CudaGpu -> position
+  std::vector<std::vector<std::size_t>> mig_position;  // CudaGpu, MIG -> position
+  for (std::size_t i = 0; i < nvml.gpus.size(); ++i) {
+    const nvml::Gpu& gpu = nvml.gpus[i];
+    if (gpu.is_mig) continue;
+    CudaGpu g;
+    g.pci_bus_id = gpu.bus_id;
+    g.uuid = gpu.uuid;
+    g.speed = cuda_speed_key(gpu.cc_major.value_or(0), gpu.cc_minor.value_or(0));
+    g.mig_enabled = gpu.mig_enabled;
+    mig_position.emplace_back();
+    for (std::size_t m : gpu.mig_devices) {
+      const nvml::Gpu& mig = nvml.gpus[m];
+      CudaMigDevice d;
+      d.uuid = mig.uuid;
+      if (mig.gpu_instance_id) d.gpu_instance_id = static_cast<int>(*mig.gpu_instance_id);
+      if (mig.compute_instance_id)
+        d.compute_instance_id = static_cast<int>(*mig.compute_instance_id);
+      g.mig.push_back(d);
+      mig_position.back().push_back(m);
+    }
+    gpus.push_back(std::move(g));
+    gpu_position.push_back(i);
+  }
+  for (const CudaDeviceRef& ref : cuda_enumerate(gpus, visible_devices, device_order).devices)
+    model.visible.push_back(ref.mig ? mig_position[ref.gpu][*ref.mig] : gpu_position[ref.gpu]);
   lay_out_p2p(nvml, model);
   // No device to open: cuInit itself fails, as the real driver's does.
   if (model.visible.empty()) {

@@ -1,7 +1,7 @@
 // What the snapshot-backed libcuda.so.1 answers from: the simulated NVML's device
 // model (nvml/nvml_model.h, so both doors name one device with one UUID and one
 // memory figure), the SKU catalogue's SM counts, and the CUDA enumeration rule
-// (src/registry/cuda_visible.h) applied to the process's environment. Built once
+// (src/probe/cuda_visible.h) applied to the process's environment. Built once
 // per cuInit; the entry points (cuda_api.cpp, cuda_memory.cpp) read it.
 #pragma once
 
