@@ -352,6 +352,20 @@ void fill_pci(Filler& f, const CpuModel& m) {
         by_driver[name].push_back(bdf);
       }
     }
+    // The IOMMU group link likewise: the kernel's points at /sys/kernel/iommu_groups/N
+    // from the device's place (a text recorded relative to /sys/bus/pci/devices/
+    // would lead out of /sys from here, and `hwsim run` would not lay it).
+    auto group = s.files.find(d + "iommu_group");
+    if (group != s.files.end() && group->second.kind == FileEntry::Kind::link) {
+      const std::string& target = group->second.target;
+      std::string name = target.substr(target.rfind('/') + 1);
+      if (!name.empty() && name != ".." && name != "." &&
+          target.find("kernel/iommu_groups/") != std::string::npos) {
+        group->second.target = up + "kernel/iommu_groups/" + name;
+        f.filled[d + "iommu_group"] =
+            "the recorded IOMMU group link, relative to the device's place here";
+      }
+    }
     // Every kernel device has these; a snapshot may hold only what a probe read
     // (the vendor): lspci gives up on the whole bus when one is missing.
     if (f.read(d + "vendor")) {
