@@ -225,8 +225,8 @@ void say_limits(const Snapshot& s, bool verbose) {
 std::string own_search_path() {
   LiveHost live;
   std::string search;
-  for (std::string_view rest = sim::absolute_entries(live.env("PATH").value_or(""));
-       !rest.empty();) {
+  const std::string entries = sim::absolute_entries(live.env("PATH").value_or(""));
+  for (std::string_view rest = entries; !rest.empty();) {
     auto colon = rest.find(':');
     std::string_view dir = rest.substr(0, colon);
     if (dir.find("/.hwsim/") == std::string_view::npos)
