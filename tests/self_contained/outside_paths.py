@@ -5,7 +5,7 @@ A clone in an empty folder must build and pass its tests: every input a test
 reads is in the repository (the real captures are in fixtures/real/). This
 scans tests/, ci/, .ci/, cmake/, python/ and the top CMake files for
 
-  - the names of the old sibling folder and its variable (../shared,
+  - the names of the old sibling folder and its variable (the folder named shared beside the checkout,
     HWACCEL_SHARED_DIR, real-captures, shared_path);
   - absolute paths of our own machines (/work/; tests' /home/alice is snapshot data);
   - a path built from the source folder that climbs out of it: in CMake
