@@ -7,7 +7,7 @@
 #include "src/host/snapshot_host.h"
 #include "src/plan/catalogue.h"
 #include "src/probe/cuda_visible.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel::cuda {
 namespace {

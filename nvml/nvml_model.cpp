@@ -7,8 +7,8 @@
 #include "src/probe/cuda_probe.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
 #include "src/registry/detection.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel::nvml {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "src/probe/nvidia_smi_csv.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel::nvml {
 namespace {

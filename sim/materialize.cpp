@@ -11,9 +11,9 @@
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
 #include "sim/tree_links.h"
-#include "src/host/path.h"
 #include "src/host/process_runner.h"
 #include "src/snapshot/snapshot_codec.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::sim {
 namespace {

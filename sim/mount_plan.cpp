@@ -5,7 +5,7 @@
 #include <map>
 
 #include "sim/shim_script.h"
-#include "src/host/path.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::sim {
 namespace {

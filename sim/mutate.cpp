@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <optional>
 
-#include "src/host/path.h"
 #include "src/model/number_text.h"
-#include "src/probe/text_util.h"
 #include "src/registry/reserve.h"
 #include "src/snapshot/limits.h"
+#include "src/vocabulary/path.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel::sim {
 

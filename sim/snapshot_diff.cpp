@@ -4,6 +4,7 @@
 
 #include "sim/tool_spec.h"
 #include "src/snapshot/encoding.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel::sim {
 namespace {

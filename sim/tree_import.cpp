@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <charconv>
 
-#include "src/host/path.h"
 #include "src/host/tree_facts.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::sim {
 namespace {

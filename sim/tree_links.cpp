@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-#include "src/host/path.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::sim {
 namespace {

@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <charconv>
 
-#include "src/host/path.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::sim {
 namespace {

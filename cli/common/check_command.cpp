@@ -12,10 +12,10 @@
 #include "sim/golden.h"
 #include "sim/line_diff.h"
 #include "src/host/live_host.h"
-#include "src/host/path.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/terminal.h"
 #include "src/host/text_file.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::cli {
 

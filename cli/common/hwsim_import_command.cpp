@@ -9,12 +9,12 @@
 #include "sim/tool_spec.h"
 #include "sim/tree_import.h"
 #include "sim/ttar.h"
-#include "src/host/path.h"
 #include "src/host/redaction.h"
 #include "src/host/text_file.h"
 #include "src/host/tree_source.h"
 #include "src/snapshot/limits.h"
 #include "src/snapshot/snapshot_codec.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::cli {
 

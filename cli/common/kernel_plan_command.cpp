@@ -7,12 +7,12 @@
 #include "cli/common/host_source.h"
 #include "cli/common/output_file.h"
 #include "src/host/live_host.h"
-#include "src/host/path.h"
 #include "src/host/recording_host.h"
 #include "src/host/terminal.h"
 #include "src/kernels/kernel_plan.h"
 #include "src/kernels/kernel_report.h"
 #include "src/snapshot/snapshot_codec.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::cli {
 

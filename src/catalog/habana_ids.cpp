@@ -1,6 +1,6 @@
 #include "src/catalog/habana_ids.h"
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

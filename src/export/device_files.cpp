@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "src/model/number_text.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

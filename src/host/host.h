@@ -12,29 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "src/host/result.h"
+#include "src/vocabulary/host_types.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
-
-enum class FileKind { regular, directory, symlink, char_device, block_device, fifo, socket };
-
-std::string_view to_string(FileKind kind);
-
-// How a tool run ended. `exited` carries an exit code; the others carry none.
-enum class ToolOutcome { exited, not_found, timeout, signal, permission_denied };
-
-std::string_view to_string(ToolOutcome outcome);
-
-struct ToolRun {
-  ToolOutcome outcome = ToolOutcome::exited;
-  int exit_code = 0;  // meaningful when outcome == exited
-  int signal = 0;     // meaningful when outcome == signal
-  std::string out;
-  std::string err;
-  std::int64_t ms = 0;     // wall time of the run
-  bool truncated = false;  // out or err hit the output cap
-  bool ok() const { return outcome == ToolOutcome::exited && exit_code == 0; }
-};
 
 // A timeout of zero means "the host's default" (5 s unless --timeout says otherwise).
 struct Timeout {
@@ -61,16 +42,6 @@ std::unique_ptr<StartedRun> finished_run(ToolRun answer);
 // Waits for all of `runs` at once (one thread each, the first on the calling
 // thread; in turn where no thread can be started): the time of the slowest.
 std::vector<ToolRun> finish_together(std::vector<std::unique_ptr<StartedRun>> runs);
-
-// What is not a file: recorded in a snapshot's `facts`.
-struct Facts {
-  std::string os;      // linux | darwin
-  std::string arch;    // x86_64 | aarch64 | ...
-  std::string kernel;  // uname -r
-  std::int64_t page_size = 0;
-  std::int64_t cpus = 0;  // online logical CPUs
-  std::string hostname;
-};
 
 class Host {
  public:

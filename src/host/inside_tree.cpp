@@ -15,8 +15,8 @@
 #include <optional>
 #include <vector>
 
-#include "src/host/path.h"
 #include "src/host/root_path.h"
+#include "src/vocabulary/path.h"
 
 // Older C libraries lack the name; the number is the same on every architecture.
 #ifndef SYS_openat2

@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include "src/host/result.h"
 #include "src/host/text_file.h"
 #include "src/host/tree_fd.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 

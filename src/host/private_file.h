@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "src/host/result.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <utility>
 
-#include "src/host/path.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {

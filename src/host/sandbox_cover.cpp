@@ -11,8 +11,8 @@
 #include <string>
 #include <utility>
 
-#include "src/host/path.h"
 #include "src/host/sandbox_namespace.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel::sandbox {
 namespace {

@@ -15,8 +15,8 @@
 #include <map>
 #include <set>
 
-#include "src/host/path.h"
 #include "src/host/tree_fd.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {

@@ -17,12 +17,12 @@
 #include <string>
 
 #include "src/host/mount_table.h"
-#include "src/host/path.h"
 #include "src/host/process_runner.h"
 #include "src/host/sandbox_cover.h"
 #include "src/host/sandbox_init.h"
 #include "src/host/sandbox_namespace.h"
 #include "src/host/tree_fd.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {

@@ -4,9 +4,9 @@
 #include <set>
 #include <sstream>
 
-#include "src/host/path.h"
 #include "src/host/text_file.h"
 #include "src/snapshot/limits.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "src/host/result.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 

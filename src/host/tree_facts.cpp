@@ -4,7 +4,7 @@
 #include <charconv>
 #include <set>
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "src/host/path.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 

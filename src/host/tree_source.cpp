@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <memory>
 
-#include "src/host/path.h"
 #include "src/host/root_path.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "src/host/host.h"
-#include "src/host/result.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 

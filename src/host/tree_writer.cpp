@@ -10,8 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "src/host/path.h"
 #include "src/host/tree_fd.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "src/host/result.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 

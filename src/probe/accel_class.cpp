@@ -1,7 +1,7 @@
 #include "src/probe/accel_class.h"
 
-#include "src/host/path.h"
 #include "src/probe/nvidia_smi_csv.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {

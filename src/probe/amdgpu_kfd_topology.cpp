@@ -1,6 +1,6 @@
 #include "src/probe/amdgpu_kfd_topology.h"
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

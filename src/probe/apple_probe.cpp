@@ -6,8 +6,8 @@
 #include "src/probe/apple_silicon.h"
 #include "src/probe/apple_system_profiler.h"
 #include "src/probe/host_meminfo.h"
-#include "src/probe/text_util.h"
 #include "src/probe/tool_outcome.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

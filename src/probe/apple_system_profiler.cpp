@@ -3,7 +3,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -6,7 +6,7 @@
 #include "src/probe/cuda_tool.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/nvidia_smi_errors.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

@@ -4,8 +4,8 @@
 
 #include "src/probe/cuda_kernel_entries.h"
 #include "src/probe/nvidia_visible_devices.h"
-#include "src/probe/text_util.h"
 #include "src/system/cgroup_devices.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "src/probe/nvidia_smi_list.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

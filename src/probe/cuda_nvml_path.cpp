@@ -4,7 +4,7 @@
 #include <map>
 
 #include "src/probe/cuda_probe.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "src/probe/cuda_tool.h"
 #include "src/probe/cuda_visible.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

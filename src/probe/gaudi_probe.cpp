@@ -5,7 +5,7 @@
 #include "src/catalog/habana_ids.h"
 #include "src/probe/hl_smi_csv.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

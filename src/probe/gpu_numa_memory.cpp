@@ -5,7 +5,7 @@
 
 #include "src/probe/nvidia_kernel_gpus.h"
 #include "src/probe/nvidia_smi_csv.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -1,7 +1,7 @@
 #include "src/probe/hl_smi_csv.h"
 
 #include "src/probe/nvidia_smi_csv.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

@@ -6,7 +6,7 @@
 #include "src/catalog/neuron_ids.h"
 #include "src/probe/neuron_ls_json.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

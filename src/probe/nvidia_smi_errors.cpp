@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

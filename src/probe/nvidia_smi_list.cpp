@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -1,6 +1,6 @@
 #include "src/probe/nvidia_visible_devices.h"
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

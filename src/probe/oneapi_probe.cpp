@@ -7,9 +7,9 @@
 #include "src/probe/amdgpu_sysfs.h"
 #include "src/probe/host_meminfo.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
 #include "src/probe/tool_outcome.h"
 #include "src/probe/xpu_smi_discovery.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

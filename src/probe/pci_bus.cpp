@@ -2,8 +2,8 @@
 
 #include <cerrno>
 
-#include "src/host/path.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/path.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

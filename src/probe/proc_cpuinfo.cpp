@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "src/probe/nvidia_smi_csv.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

@@ -10,7 +10,7 @@
 #include "src/probe/host_meminfo.h"
 #include "src/probe/pci_bus.h"
 #include "src/probe/rocm_visibility.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "src/probe/rocm_visible.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

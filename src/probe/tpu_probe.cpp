@@ -6,7 +6,7 @@
 #include "src/probe/accel_class.h"
 #include "src/probe/device_node.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/probe/json_nesting.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

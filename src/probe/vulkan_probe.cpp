@@ -4,10 +4,10 @@
 
 #include "src/probe/apple_silicon.h"
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
 #include "src/probe/tool_outcome.h"
 #include "src/probe/vulkan_icd_manifests.h"
 #include "src/probe/vulkaninfo_summary.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

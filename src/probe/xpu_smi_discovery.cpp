@@ -1,7 +1,7 @@
 #include "src/probe/xpu_smi_discovery.h"
 
 #include "src/probe/amdgpu_sysfs.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

@@ -3,7 +3,7 @@
 #include <map>
 #include <string>
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

@@ -8,10 +8,10 @@
 #include <charconv>
 #include <cstdint>
 
-#include "src/host/path.h"
-#include "src/host/result.h"
 #include "src/snapshot/encoding.h"
 #include "src/snapshot/limits.h"
+#include "src/vocabulary/path.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 namespace {

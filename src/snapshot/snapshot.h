@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "src/host/host.h"
+#include "src/vocabulary/host_types.h"
 
 namespace hwaccel {
 

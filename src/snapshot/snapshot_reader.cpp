@@ -9,12 +9,12 @@
 #include <set>
 #include <sstream>
 
-#include "src/host/path.h"
-#include "src/host/result.h"
 #include "src/snapshot/encoding.h"
 #include "src/snapshot/fast_reader.h"
 #include "src/snapshot/limits.h"
 #include "src/snapshot/snapshot_codec.h"
+#include "src/vocabulary/path.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 

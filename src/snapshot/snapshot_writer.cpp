@@ -3,10 +3,10 @@
 // the same bytes.
 #include <sstream>
 
-#include "src/host/result.h"
 #include "src/snapshot/encoding.h"
 #include "src/snapshot/snapshot_codec.h"
 #include "src/snapshot/yaml_scalar.h"
+#include "src/vocabulary/result.h"
 
 namespace hwaccel {
 namespace {

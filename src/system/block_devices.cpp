@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "src/host/path.h"
-#include "src/probe/text_util.h"
 #include "src/system/infiniband.h"
 #include "src/system/pcie_link.h"
+#include "src/vocabulary/path.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

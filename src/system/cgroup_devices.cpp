@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "src/probe/text_util.h"
 #include "src/system/cgroup_limits.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -9,7 +9,7 @@
 #include "src/host/tree_facts.h"
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/proc_meminfo.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 namespace {

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
 #include "src/system/pcie_link.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

@@ -4,11 +4,11 @@
 #include <map>
 
 #include "src/probe/pci_bus.h"
-#include "src/probe/text_util.h"
 #include "src/system/block_devices.h"
 #include "src/system/infiniband.h"
 #include "src/system/pcie_link.h"
 #include "src/system/runtime_env.h"
+#include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "src/probe/amdgpu_sysfs.h"
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

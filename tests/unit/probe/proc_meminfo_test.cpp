@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 #include "tests/support/test_support.h"
 
 namespace hwaccel {

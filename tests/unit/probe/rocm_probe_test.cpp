@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "src/host/snapshot_host.h"
-#include "src/probe/text_util.h"
 #include "src/snapshot/snapshot.h"
+#include "src/vocabulary/text_util.h"
 #include "tests/support/test_support.h"
 
 namespace hwaccel {

@@ -7,8 +7,8 @@
 
 #include "src/host/snapshot_host.h"
 #include "src/probe/rocm_probe.h"
-#include "src/probe/text_util.h"
 #include "src/snapshot/snapshot.h"
+#include "src/vocabulary/text_util.h"
 #include "tests/support/test_support.h"
 
 namespace hwaccel {

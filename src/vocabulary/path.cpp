@@ -1,4 +1,4 @@
-#include "src/host/path.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 

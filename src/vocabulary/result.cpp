@@ -1,4 +1,4 @@
-#include "src/host/result.h"
+#include "src/vocabulary/result.h"
 
 #include <cstring>
 #include <map>

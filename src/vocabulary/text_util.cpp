@@ -1,4 +1,4 @@
-#include "src/probe/text_util.h"
+#include "src/vocabulary/text_util.h"
 
 #include <limits>
 
