@@ -3,8 +3,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "src/registry/saved_detection.h"
-#include "src/report/detect_json.h"
+#include "src/registry/cache_codec.h"
 
 namespace hwaccel {
 
@@ -54,15 +53,21 @@ std::string encode_cache(const Detection& d, const std::string& key,
   doc["version"] = HWACCEL_VERSION;
   doc["key"] = key;
   doc["written_at"] = written_at;
-  doc["detection"] = detect_to_json(d);
+  doc["detection"] = encode_detection(d);
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 CacheVerdict judge_cache(const std::string& text, const std::string& key, std::int64_t ttl_s,
                          const std::string& now) {
   CacheVerdict v;
-  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    v.why_not = "corrupt: not JSON at byte " + std::to_string(e.byte);
+    return v;
+  }
+  if (!doc.is_object()) {
     v.why_not = "corrupt: not a JSON object";
     return v;
   }
@@ -107,7 +112,7 @@ CacheVerdict judge_cache(const std::string& text, const std::string& key, std::i
     v.why_not = "corrupt: no detection";
     return v;
   }
-  auto saved = detection_from_json(doc["detection"]);
+  auto saved = decode_detection(doc["detection"]);
   if (!saved.detection) {
     v.why_not = "corrupt: " + saved.error;
     return v;

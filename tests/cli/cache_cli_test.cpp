@@ -64,7 +64,7 @@ TEST(CacheCli, BadCachesAreIgnoredWithAWarningAndRewritten) {
     EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("detection from the cache"), std::string::npos) << why;
     auto rewritten = slurp(c.file()).value_or("");
-    EXPECT_NE(rewritten.find("\"schema\": \"hwaccel-cache/1\""), std::string::npos) << why;
+    EXPECT_NE(rewritten.find("\"schema\": \"hwaccel-cache/2\""), std::string::npos) << why;
   }
   auto quiet = c.run("--cache 1h -q");
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
