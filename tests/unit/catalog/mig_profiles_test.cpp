@@ -2,7 +2,7 @@
 // every SKU's table must be one a real GPU could have (placements inside the 8
 // memory slices, one placement per instance, the 7g spanning the GPU), and its
 // MiB must print as the GiB the public -lgip outputs show.
-#include "sim/mig_profiles.h"
+#include "src/catalog/mig_profiles.h"
 
 #include <gtest/gtest.h>
 

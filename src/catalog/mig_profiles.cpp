@@ -1,4 +1,4 @@
-#include "sim/mig_profiles.h"
+#include "src/catalog/mig_profiles.h"
 
 namespace hwaccel::mig {
 namespace {
