@@ -1,3 +1,11 @@
+// The faults hwsim mutate injects (see mutate.h), in one section per kind of
+// fault: tools, files, drivers, free memory.
+//
+// Why one file past 500 lines: the four sections share one set of helpers (the
+// noise and size rules of generated output, the cap on what a fault may add to
+// a snapshot) and one dispatcher at the end, apply_fault, that sends each fault
+// to its section; each fault is a short function, and a newcomer reads what
+// every fault does to a snapshot in one place.
 #include "sim/mutate.h"
 
 #include <algorithm>
