@@ -285,10 +285,9 @@ class RunningProcess : public StartedRun {
                              std::string("open /dev/null: ") + std::strerror(errno));
       return;
     }
-    if (!lift_above_stdio(null_in) || !make_pipe(out_.fd, out_w) ||
-        !make_pipe(err_.fd, err_w) || !make_pipe(status_r_, status_w) ||
-        !set_nonblocking(out_.fd.get()) || !set_nonblocking(err_.fd.get()) ||
-        !set_nonblocking(status_r_.get())) {
+    if (!lift_above_stdio(null_in) || !make_pipe(out_.fd, out_w) || !make_pipe(err_.fd, err_w) ||
+        !make_pipe(status_r_, status_w) || !set_nonblocking(out_.fd.get()) ||
+        !set_nonblocking(err_.fd.get()) || !set_nonblocking(status_r_.get())) {
       answer_ = cannot_start(ToolOutcome::exited, kCannotExecute,
                              std::string("pipe: ") + std::strerror(errno));
       return;
