@@ -116,8 +116,11 @@ def query(expr):
     url = f"http://127.0.0.1:{port}/api/v1/query?" + urllib.parse.urlencode({"query": expr})
     try:
         return json.load(urllib.request.urlopen(url, timeout=5))
-    except urllib.error.HTTPError as e:  # 4xx/5xx carry a JSON error
-        return json.load(e)
+    except urllib.error.HTTPError as e:  # 4xx/5xx carry a JSON error once it is up
+        try:
+            return json.load(e)
+        except ValueError:  # "Service Unavailable" while the TSDB opens
+            return {"status": "error", "error": f"HTTP {e.code} (starting)"}
 
 
 fail = False
