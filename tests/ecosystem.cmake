@@ -102,9 +102,22 @@ if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize")
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/fleet_tools_test.sh $<TARGET_FILE:hwaccel>
                    $<TARGET_FILE:hwsim> ${PROJECT_SOURCE_DIR})
   set_tests_properties(fleet.real_tools PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 120)
-  # deploy/container built with buildah (FROM scratch: nothing is pulled).
+  # The PromQL of docs/exports.md asked of a real Prometheus on 127.0.0.1 (MIG and
+  # non-MIG hosts, DCGM-shaped series).
+  add_test(NAME fleet.promql
+           COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/fleet/promql_test.py $<TARGET_FILE:hwaccel>
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fleet.promql PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 120)
+  # A user's lint gate: promtool check metrics exits 0 on export prometheus --snake-case.
+  add_test(NAME fleet.promtool_gate
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/promtool_gate_test.sh $<TARGET_FILE:hwaccel>
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fleet.promtool_gate PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 180)
+  # deploy/container built with buildah (FROM scratch over this machine's glibc:
+  # nothing is pulled), and detection run inside it on a simulated GPU node.
   add_test(NAME fleet.container_image
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/container_image_test.sh $<TARGET_FILE:hwaccel>
+                   $<TARGET_FILE:hwaccel-nvml> $<TARGET_FILE:hwsim_nvml> $<TARGET_FILE:hwsim>
                    ${PROJECT_SOURCE_DIR})
-  set_tests_properties(fleet.container_image PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 120)
+  set_tests_properties(fleet.container_image PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 240)
 endif()

@@ -71,6 +71,7 @@ std::string render(Host& host, const Detection& d, const ExportArgs& args,
   }
   PrometheusOptions o;
   o.mig = mig;
+  o.snake_case = args.snake_case;
   return render_prometheus(host, d, o);
 }
 
@@ -176,6 +177,9 @@ CLI::App* add_export_command(CLI::App& app, ExportArgs& args) {
       "prometheus", "A node_exporter textfile-collector file (memory, readiness, counts)");
   add_common(*prom, args);
   add_mig(*prom, args);
+  prom->add_flag("--snake-case", args.snake_case,
+                 "Name the info series' model label model_name, not DCGM's modelName: "
+                 "promtool check metrics then reports nothing and exits 0");
   prom->callback([&args] { args.kind = "prometheus"; });
   return exp;
 }

@@ -21,6 +21,7 @@ struct ExportArgs {
   bool igpu = false;           // slurm: declare an iGPU beside discrete GPUs
   std::string mig = "mixed";   // nfd, prometheus: none | single | mixed
   bool nvidia_labels = false;  // nfd: nvidia.com/ labels as GFD names them
+  bool snake_case = false;     // prometheus: model_name, not DCGM's modelName
   std::string interval;        // "" or "0": once
   bool oneshot = false;
   bool quiet = false;

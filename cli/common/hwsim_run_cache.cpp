@@ -47,23 +47,24 @@ RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
     std::cerr << "hwsim run: the cached tree " << root << " is refused (" << found.refused
               << "): removed, and written anew\n";
   if (found.hit) {
-    out = {root, std::move(found.warnings), std::move(found.notes), true};
+    out = {root, std::move(found.warnings), std::move(found.notes), true, found.in_use};
     if (verbose) std::cerr << "hwsim run: note: the tree is the cached " << root << "\n";
     return out;
   }
   TreePlan plan = sim::plan_materialize(snapshot, root, hide, sleep_program, helpers);
   if (!plan.error.empty()) return out;  // the caller says it
   if (emulator) sim::plan_emulator(plan, "(bound by the run)", false);
-  if (auto why = store_cached_tree(cache, key, plan); !why.empty()) {
+  EntryInUse in_use;
+  if (auto why = store_cached_tree(cache, key, plan, 8, &in_use); !why.empty()) {
     // Another run of the same tree published it first: that one is used.
     if (CachedTree other = find_cached_tree(cache, key); other.hit)
-      return {root, std::move(other.warnings), std::move(other.notes), true};
+      return {root, std::move(other.warnings), std::move(other.notes), true, other.in_use};
     std::cerr << "hwsim run: note: the tree cannot be cached (" << why
               << "): it is written anew, in memory\n";
     return out;
   }
   if (verbose) std::cerr << "hwsim run: note: the tree is written to the cache: " << root << "\n";
-  return {root, std::move(plan.warnings), std::move(plan.notes), false};
+  return {root, std::move(plan.warnings), std::move(plan.notes), false, in_use};
 }
 
 }  // namespace hwaccel::cli

@@ -24,6 +24,7 @@ struct RunTree {
   std::string root;  // where the tree is; "" when the cache cannot be used
   std::vector<std::string> warnings, notes;
   bool hit = false;
+  EntryInUse in_use;  // the entry held until the run ends (no eviction under it)
 };
 
 // The cached tree for `key` (written first when missing or refused). Messages

@@ -7,6 +7,7 @@
 
 #include "cli/common/exit_codes.h"
 #include "cli/common/hwsim_run_cache.h"
+#include "cli/common/hwsim_run_vulkan.h"
 #include "sim/dev_nodes.h"
 #include "sim/emulate/emulator_plan.h"
 #include "sim/kernel_fill.h"
@@ -457,6 +458,7 @@ int RunCommand::run() const {
   spec.masks = container_markers(*snapshot);
   simulate_nvml(spec.masks, spec.use_namespace, args->verbose);
   simulate_cuda(spec.masks, spec.use_namespace, args->verbose);
+  simulate_vulkan(*snapshot, spec, real_path, args->verbose);
   spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
   if (!args->no_namespace) say_limits(*snapshot, args->verbose);

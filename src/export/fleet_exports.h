@@ -37,6 +37,9 @@ struct PrometheusOptions {
   // hwaccel_last_detection_timestamp_seconds: the Host's clock at detection
   // (Detection::host.discovered_at); the duration is Detection::total_milliseconds.
   bool timing = true;
+  // The info series' model label as model_name, not DCGM's modelName: the one name
+  // promtool's lint (snake_case) flags, so that `promtool check metrics` exits 0.
+  bool snake_case = false;
 };
 std::string render_prometheus(Host& host, const Detection& detection,
                               const PrometheusOptions& options = {});

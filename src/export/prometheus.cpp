@@ -102,10 +102,11 @@ std::string render_prometheus(Host& host, const Detection& d, const PrometheusOp
     const bool ok = a.entry == a.parent->entry ? a.parent->ready() : e.status == EntryStatus::ready;
     (ok ? accel_ready : accel_unavailable) += 1;
     Labels id = device_labels(host, a);
-    // modelName in DCGM's spelling only here: promtool's lint wants snake_case
-    // label names, and the gauges stay clean; joins go on(UUID) or on(pci_bus_id).
+    // modelName in DCGM's spelling only here (--snake-case: model_name): promtool's
+    // lint wants snake_case label names, and the gauges stay clean; joins go
+    // on(UUID, GPU_I_ID) or on(pci_bus_id).
     Labels described = id;
-    described.push_back({"modelName", a.parent->entry->name});
+    described.push_back({o.snake_case ? "model_name" : "modelName", a.parent->entry->name});
     described.push_back({"type", std::string(to_string(e.type))});
     described.push_back({"memory", std::string(to_string(e.memory.kind))});
     described.push_back({"compute_class", e.compute_class});

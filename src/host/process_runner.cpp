@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "src/host/child_process.h"
+#include "src/host/exec_diagnosis.h"
 
 extern char** environ;
 
@@ -196,20 +197,16 @@ int exec_error(int status_fd) {
   return n == static_cast<ssize_t>(sizeof error) ? error : 0;
 }
 
+// A file that is there but that execve refuses is "found and cannot execute", with
+// why (execve's ENOENT for a missing dynamic loader included); only a file that is
+// not there is "not found".
 ToolRun exec_failure(const std::string& path, int error) {
   std::string why = "exec " + path + ": " + std::strerror(error);
-  switch (error) {
-    case ENOENT:
-    case ENOTDIR:
-    case ELOOP:
-    case ENAMETOOLONG:
-      return cannot_start(ToolOutcome::not_found, 0, std::move(why));
-    case EACCES:
-    case EPERM:
-      return cannot_start(ToolOutcome::permission_denied, 0, std::move(why));
-    default:
-      return cannot_start(ToolOutcome::exited, kCannotExecute, std::move(why));
-  }
+  auto detail = cannot_execute_detail(path, error);
+  if (!detail) return cannot_start(ToolOutcome::not_found, 0, std::move(why));
+  if (error == EACCES || error == EPERM)
+    return cannot_start(ToolOutcome::permission_denied, 0, cannot_execute_text(path, *detail));
+  return cannot_start(ToolOutcome::exited, kCannotExecute, cannot_execute_text(path, *detail));
 }
 
 ToolRun outcome_of(int status, bool timed_out) {
@@ -283,10 +280,14 @@ class RunningProcess : public StartedRun {
   void spawn(const std::vector<std::string>& argv) {
     Fd null_in(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     Fd out_w, err_w, status_w;
-    if (!null_in.open() || !lift_above_stdio(null_in) || !make_pipe(out_.fd, out_w) ||
-        !make_pipe(err_.fd, err_w) || !make_pipe(status_r_, status_w) ||
-        !set_nonblocking(out_.fd.get()) || !set_nonblocking(err_.fd.get()) ||
-        !set_nonblocking(status_r_.get())) {
+    if (!null_in.open()) {  // a root without /dev (a bare chroot): say so, not "pipe"
+      answer_ = cannot_start(ToolOutcome::exited, kCannotExecute,
+                             std::string("open /dev/null: ") + std::strerror(errno));
+      return;
+    }
+    if (!lift_above_stdio(null_in) || !make_pipe(out_.fd, out_w) || !make_pipe(err_.fd, err_w) ||
+        !make_pipe(status_r_, status_w) || !set_nonblocking(out_.fd.get()) ||
+        !set_nonblocking(err_.fd.get()) || !set_nonblocking(status_r_.get())) {
       answer_ = cannot_start(ToolOutcome::exited, kCannotExecute,
                              std::string("pipe: ") + std::strerror(errno));
       return;

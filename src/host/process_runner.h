@@ -41,11 +41,15 @@ bool is_loader_variable(std::string_view name);
 std::vector<std::string> child_environment(const char* const* env);
 
 // Runs argv (argv[0] searched on the process's PATH unless it contains '/').
-// Outcomes: exited (exit code), signal, timeout, not_found (not on PATH, or exec
-// said ENOENT/ENOTDIR), permission_denied (exec said EACCES/EPERM). When the tool
-// cannot be started for another reason (an ELF for another machine, out of fds or
-// processes) the outcome is `exited` with code 126, the shell's "cannot execute",
-// and the reason in `err`. Never throws; leaves no fds or zombies behind.
+// Outcomes: exited (exit code), signal, timeout, not_found (no such file: not on
+// PATH, or exec said ENOENT/ENOTDIR and the file is not there), permission_denied
+// (exec said EACCES/EPERM). A file that is there and that exec refuses for another
+// reason (its dynamic loader or "#!" interpreter is missing, which exec also calls
+// ENOENT; a format this machine does not run) is `exited` with code 126, the
+// shell's "cannot execute"; for it and for permission_denied, `err` says "found at
+// PATH and cannot execute: WHY" (exec_diagnosis.h). Other failures to start (out
+// of fds or processes) are `exited` 126 with the reason in `err`. Never throws;
+// leaves no fds or zombies behind.
 ToolRun run_process(const std::vector<std::string>& argv, const ProcessLimits& limits);
 
 // The same run, started now (the process is spawned on the calling thread) and

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +53,22 @@ Fd private_folder(int dir, const std::string& name, const std::string& shown, st
   }
   why = why_not_private(fd.get(), shown);
   return why.empty() ? std::move(fd) : Fd();
+}
+
+// Holds `seal` (an open seal) shared: waits while an eviction of that entry holds
+// it exclusively. False when the seal was unlinked meanwhile (the entry is gone).
+bool hold_shared(const Fd& seal) {
+  while (::flock(seal.get(), LOCK_SH) != 0)
+    if (errno != EINTR) return false;
+  struct stat st {};
+  return ::fstat(seal.get(), &st) == 0 && st.st_nlink > 0;
+}
+
+EntryInUse keep_held(Fd seal) {
+  return EntryInUse(new int(seal.release()), [](const int* fd) {
+    ::close(*fd);
+    delete fd;
+  });
 }
 
 Fd open_dir(const std::string& path) {
@@ -192,8 +209,15 @@ void evict(int dir, const std::string& dir_path, int keep) {
   if (static_cast<int>(seals.size()) <= keep) return;
   std::sort(seals.begin(), seals.end());
   for (std::size_t i = 0; i + keep < seals.size(); ++i) {
-    ::unlinkat(dir, (seals[i].second + ".seal").c_str(), 0);
-    discard(dir, dir_path, seals[i].second);
+    const std::string seal_name = seals[i].second + ".seal";
+    Fd seal(::openat(dir, seal_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    // A run holds it (or another eviction has it): left alone.
+    if (!seal.ok() || ::flock(seal.get(), LOCK_EX | LOCK_NB) != 0) continue;
+    ::unlinkat(dir, seal_name.c_str(), 0);
+    const std::string doomed = unique_name(".old-");
+    const bool moved = ::renameat(dir, seals[i].second.c_str(), dir, doomed.c_str()) == 0;
+    seal = Fd();  // unlocked: a finder waiting on it sees the seal unlinked
+    if (moved) remove_tree(dir_path + "/" + doomed);
   }
 }
 
@@ -300,10 +324,12 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
     out.refused = cache.path + ": no longer a private folder of yours";
     return out;
   }
-  struct stat st {};
-  const bool entry_there = ::fstatat(dir.get(), key.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
   Fd seal(::openat(dir.get(), (key + ".seal").c_str(),
                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  // Held before the entry is looked at: an eviction running now ends first.
+  if (seal.ok() && !hold_shared(seal)) return out;  // evicted meanwhile: a plain miss
+  struct stat st {};
+  const bool entry_there = ::fstatat(dir.get(), key.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
   if (!entry_there && !seal.ok()) return out;  // a plain miss
   auto refuse = [&](const std::string& why) {
     out.refused = why;
@@ -341,12 +367,13 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
     if (line.rfind("note ", 0) == 0) out.notes.push_back(unescape(line.substr(5)));
   }
   ::futimens(seal.get(), nullptr);  // recently used: kept longest
+  out.in_use = keep_held(std::move(seal));
   out.hit = true;
   return out;
 }
 
 std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
-                              const TreePlan& plan, int keep) {
+                              const TreePlan& plan, int keep, EntryInUse* in_use) {
   Fd dir = open_dir(cache.path);
   if (!dir.ok()) return err("open " + cache.path);
   if (auto why = why_not_private(dir.get(), cache.path); !why.empty()) return why;
@@ -374,6 +401,11 @@ std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
   if (!entry.ok() || !why.empty() || !(why = write_seal(dir.get(), key, body)).empty()) {
     discard(dir.get(), cache.path, key);
     return why.empty() ? err("open the new entry") : why;
+  }
+  if (in_use) {
+    Fd seal(::openat(dir.get(), (key + ".seal").c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    if (!seal.ok() || !hold_shared(seal)) return err("hold the new entry " + key);
+    *in_use = keep_held(std::move(seal));
   }
   evict(dir.get(), cache.path, keep);
   return "";

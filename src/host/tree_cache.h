@@ -21,6 +21,7 @@
 // cache saves (tens of ms for 14,000 stats).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,14 @@ TreeCacheDir open_tree_cache(const std::string& base);
 // Where the entry for `key` is (the root a plan for it must be made with).
 std::string cached_tree_path(const TreeCacheDir& cache, const std::string& key);
 
+// An entry held for a run: a shared flock(2) on its seal, released when the last
+// copy goes. Eviction takes the entry's lock exclusively without waiting and
+// leaves a held entry alone: a run's files never vanish under its command.
+using EntryInUse = std::shared_ptr<const int>;
+
 struct CachedTree {
   bool hit = false;
+  EntryInUse in_use;                  // held while the entry is used (a hit)
   std::string refused;                // non-empty: an entry was there and was not trusted (why)
   std::vector<std::string> warnings;  // the plan's, kept in the seal
   std::vector<std::string> notes;
@@ -57,11 +64,11 @@ struct CachedTree {
 CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key);
 
 // Writes `plan` (made with root = cached_tree_path) into a private staging folder,
-// publishes it as the entry with one rename and seals it; then keeps at most
-// `keep` entries (the least recently used go). "" or what failed (nothing is then
-// left as an entry).
+// publishes it as the entry with one rename and seals it; holds it (`in_use`, when
+// given); then keeps at most `keep` entries besides those held by a run (the least
+// recently used go). "" or what failed (nothing is then left as an entry).
 std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
-                              const TreePlan& plan, int keep = 8);
+                              const TreePlan& plan, int keep = 8, EntryInUse* in_use = nullptr);
 
 // The GNU build id of this program (hex), "" when it was linked without one.
 std::string program_build_id();

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "src/probe/cuda_probe.h"
+#include "src/probe/tool_outcome.h"
 #include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
@@ -157,7 +158,7 @@ NvmlAsked read_nvml_run(const ToolRun& run) {
     case ToolOutcome::not_found:
       return not_used(helper + " not found", false);
     case ToolOutcome::permission_denied:
-      return not_used(helper + " may not be run by this user", true);
+      return not_used(cannot_run_reason(helper, run).detail, true);
     case ToolOutcome::timeout:
       return not_used(helper + " did not answer within the timeout", true);
     case ToolOutcome::signal:
@@ -165,6 +166,7 @@ NvmlAsked read_nvml_run(const ToolRun& run) {
     case ToolOutcome::exited:
       break;
   }
+  if (could_not_execute(run)) return not_used(cannot_run_reason(helper, run).detail, true);
   if (run.exit_code != 0)
     return not_used(helper + " exited with " + std::to_string(run.exit_code) + " (\"" +
                         first_meaningful_line(run.err.empty() ? run.out : run.err, 80) + "\")",

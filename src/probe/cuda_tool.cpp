@@ -4,6 +4,7 @@
 
 #include "src/probe/cuda_probe.h"
 #include "src/probe/nvidia_smi_errors.h"
+#include "src/probe/tool_outcome.h"
 
 namespace hwaccel {
 
@@ -35,10 +36,11 @@ Reason cuda_run_reason(const ToolRun& run) {
       return {ReasonCode::probe_failed,
               "nvidia-smi killed by signal " + std::to_string(run.signal)};
     case ToolOutcome::permission_denied:
-      return {ReasonCode::permission_denied, "nvidia-smi may not be run by this user"};
+      return cannot_run_reason("nvidia-smi", run);
     case ToolOutcome::exited:
       break;
   }
+  if (could_not_execute(run)) return cannot_run_reason("nvidia-smi", run);
   return classify_nvidia_smi_failure(cuda_tool_output(run), run.exit_code);
 }
 

@@ -5,6 +5,7 @@
 #include "src/catalog/habana_ids.h"
 #include "src/probe/hl_smi_csv.h"
 #include "src/probe/pci_bus.h"
+#include "src/probe/tool_outcome.h"
 #include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
@@ -42,10 +43,11 @@ Reason reason_for_run(const ToolRun& run) {
     case ToolOutcome::signal:
       return {ReasonCode::probe_failed, "hl-smi killed by signal " + std::to_string(run.signal)};
     case ToolOutcome::permission_denied:
-      return {ReasonCode::permission_denied, "hl-smi may not be run by this user"};
+      return cannot_run_reason("hl-smi", run);
     case ToolOutcome::exited:
       break;
   }
+  if (could_not_execute(run)) return cannot_run_reason("hl-smi", run);
   std::string said = first_meaningful_line(all_output(run), 160);
   return {ReasonCode::probe_failed,
           "hl-smi exited " + std::to_string(run.exit_code) + (said.empty() ? "" : ": " + said)};

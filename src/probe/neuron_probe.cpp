@@ -6,6 +6,7 @@
 #include "src/catalog/neuron_ids.h"
 #include "src/probe/neuron_ls_json.h"
 #include "src/probe/pci_bus.h"
+#include "src/probe/tool_outcome.h"
 #include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
@@ -93,10 +94,11 @@ Reason reason_for_run(const ToolRun& run) {
     case ToolOutcome::signal:
       return {ReasonCode::probe_failed, "neuron-ls killed by signal " + std::to_string(run.signal)};
     case ToolOutcome::permission_denied:
-      return {ReasonCode::permission_denied, "neuron-ls may not be run by this user"};
+      return cannot_run_reason("neuron-ls", run);
     case ToolOutcome::exited:
       break;
   }
+  if (could_not_execute(run)) return cannot_run_reason("neuron-ls", run);
   const std::string said = first_meaningful_line(all_output(run), 200);
   if (is_neuron_no_driver_message(all_output(run)))
     return {ReasonCode::driver_not_found, "neuron-ls: " + said};

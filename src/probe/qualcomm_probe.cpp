@@ -6,6 +6,7 @@
 #include "src/probe/device_node.h"
 #include "src/probe/pci_bus.h"
 #include "src/probe/qaic_util.h"
+#include "src/probe/tool_outcome.h"
 #include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
@@ -59,10 +60,11 @@ Reason reason_for_run(const ToolRun& run) {
     case ToolOutcome::signal:
       return {ReasonCode::probe_failed, "qaic-util killed by signal " + std::to_string(run.signal)};
     case ToolOutcome::permission_denied:
-      return {ReasonCode::permission_denied, "qaic-util may not be run by this user"};
+      return cannot_run_reason(kTool, run);
     case ToolOutcome::exited:
       break;
   }
+  if (could_not_execute(run)) return cannot_run_reason(kTool, run);
   std::string said = first_meaningful_line(run.err.empty() ? run.out : run.err, 160);
   return {ReasonCode::probe_failed,
           "qaic-util exited " + std::to_string(run.exit_code) + (said.empty() ? "" : ": " + said)};

@@ -1,5 +1,7 @@
 #include "src/probe/tool_outcome.h"
 
+#include "src/vocabulary/text_util.h"
+
 namespace hwaccel {
 
 std::optional<Reason> reason_for_tool_outcome(std::string_view tool, const ToolRun& run) {
@@ -13,11 +15,27 @@ std::optional<Reason> reason_for_tool_outcome(std::string_view tool, const ToolR
       return Reason{ReasonCode::probe_failed,
                     name + " killed by signal " + std::to_string(run.signal)};
     case ToolOutcome::permission_denied:
-      return Reason{ReasonCode::permission_denied, name + " may not be run by this user"};
+      return cannot_run_reason(tool, run);
     case ToolOutcome::exited:
       break;
   }
+  if (could_not_execute(run)) return cannot_run_reason(tool, run);
   return std::nullopt;
+}
+
+bool could_not_execute(const ToolRun& run) {
+  return run.outcome == ToolOutcome::exited && run.exit_code == 126 &&
+         run.err.rfind("found at ", 0) == 0;
+}
+
+Reason cannot_run_reason(std::string_view tool, const ToolRun& run) {
+  const std::string name(tool);
+  const ReasonCode code = run.outcome == ToolOutcome::permission_denied
+                              ? ReasonCode::permission_denied
+                              : ReasonCode::probe_failed;
+  const std::string said = first_meaningful_line(run.err, 300);
+  if (said.rfind("found at ", 0) == 0) return Reason{code, name + " " + said};
+  return Reason{code, name + " may not be run by this user"};
 }
 
 std::string combined_output(const ToolRun& run) {

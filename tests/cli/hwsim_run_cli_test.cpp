@@ -265,6 +265,30 @@ void without_filled_topology(nlohmann::json& live, nlohmann::json& replay) {
   }
 }
 
+// A host with no Vulkan driver: the run points the loader at a manifest that is
+// not there (this machine's drivers must not show), so a live probe says so, where
+// a replay, which has no such variable, says its recording did. Both must be
+// unavailable with no device; then only the reason may differ.
+void same_vulkan_verdict_without_driver(nlohmann::json& live, nlohmann::json& replay) {
+  auto vulkan = [](nlohmann::json& doc) -> nlohmann::json* {
+    if (!doc.contains("backends")) return nullptr;
+    for (auto& b : doc["backends"])
+      if (b.value("name", "") == "vulkan") return &b;
+    return nullptr;
+  };
+  nlohmann::json* l = vulkan(live);
+  nlohmann::json* r = vulkan(replay);
+  if (!l || !r || !(*l)["reason"].is_object()) return;
+  const std::string detail = (*l)["reason"].value("detail", "");
+  if (detail.rfind("VK_DRIVER_FILES=", 0) != 0 ||
+      detail.find("/.hwsim/no-vulkan-driver") == std::string::npos)
+    return;
+  EXPECT_EQ((*l)["status"], "unavailable");
+  EXPECT_EQ((*r)["status"], "unavailable") << "the run hid a Vulkan driver the replay found";
+  EXPECT_EQ((*l)["devices"], 0);
+  (*l)["reason"] = (*r)["reason"];
+}
+
 class HwsimRunDetect : public ::testing::TestWithParam<std::string> {};
 
 // Hosts a live run on this Linux machine cannot become: another OS (facts.os darwin is
@@ -290,6 +314,7 @@ TEST_P(HwsimRunDetect, LiveDetectionUnderRunEqualsReplay) {
   ASSERT_EQ(live.exit_code, 0) << live.err;
   auto a = without_kernel_facts(live.out), b = without_kernel_facts(replay.out);
   without_filled_topology(a, b);
+  same_vulkan_verdict_without_driver(a, b);
   EXPECT_EQ(a.dump(2), b.dump(2));
 }
 

@@ -176,6 +176,9 @@ OTHER_TOOL_TARGETS = {
 
 
 def tool_targets(argv):
+    if argv and os.path.basename(str(argv[0])) == "vulkaninfo":
+        # The summary parser, and the simulated Vulkan driver's model built from it.
+        return ["vulkaninfo_summary", "vulkan_model"]
     if argv and os.path.basename(str(argv[0])) in OTHER_TOOL_TARGETS:
         return [OTHER_TOOL_TARGETS[os.path.basename(str(argv[0]))]]
     if not argv or os.path.basename(str(argv[0])) != "nvidia-smi":

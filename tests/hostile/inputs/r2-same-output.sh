@@ -4,7 +4,8 @@
 # `sourced ENVSH CLEAN_ENVSH`: each probe in a shell that sourced the env.sh of
 # each materialized tree. CLEAN is the same host with only PATH and the device view
 # in its env. Fails on the first difference, or when a canary was hit. Run from a
-# git repository (the fsmonitor and alias probes need one).
+# git repository (the fsmonitor and alias probes need one). The run's tree (its
+# path names the snapshot's hash: VK_DRIVER_FILES points into it) reads as TREE.
 mode=$1 a=$2 b=$3
 fail=0
 probe() {
@@ -22,7 +23,7 @@ for c in \
   "git status --short; git st; git lg; echo \$?" \
   "openssl list -providers" \
   "openssl version -d -e -m" \
-  "env | grep -v -e '^HWSIM_ROOT=' -e '^PATH=' | sort"; do
+  "env | grep -v -e '^HWSIM_ROOT=' -e '^PATH=' | sed \"s|\${HWSIM_ROOT:-/no-tree}|TREE|g\" | sort"; do
   x=$(probe "$a" "$c")
   y=$(probe "$b" "$c")
   if [ "$x" != "$y" ]; then

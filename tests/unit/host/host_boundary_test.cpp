@@ -1,6 +1,7 @@
 // Rule 1 of the design: outside src/host/ nothing opens a file, lists a directory,
 // spawns a process, reads the environment or the clock. This test scans the
-// sources of the library (src/, sim/, python/src/, nvml/, cuda/) for the calls that would do it.
+// sources of the library (src/, sim/, python/src/, nvml/, cuda/, vulkan/) for the
+// calls that would do it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -217,7 +218,7 @@ TEST(HostBoundary, NoMachineAccessOutsideSrcHost) {
   const fs::path allowed = repo / "src" / "host";
   std::vector<std::string> violations;
   std::size_t scanned = 0;
-  for (const char* top : {"src", "sim", "python/src", "nvml", "cuda"}) {
+  for (const char* top : {"src", "sim", "python/src", "nvml", "cuda", "vulkan"}) {
     if (!fs::is_directory(repo / top)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(repo / top)) {
       const fs::path& path = entry.path();

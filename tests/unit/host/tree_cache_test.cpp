@@ -182,5 +182,29 @@ TEST_F(TreeCache, KeepsOnlyTheNewestEntries) {
   EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("3")).hit);
 }
 
+// Runs of many snapshots at once (a test suite, a fleet check): an entry a run
+// is using must not be evicted under its command, whose files would vanish.
+TEST_F(TreeCache, AnEntryInUseIsNeverEvicted) {
+  EntryInUse first_run;
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("0"), plan(), 1, &first_run), "");
+  ASSERT_TRUE(first_run);
+  CachedTree second_run = find_cached_tree(cache_, sha256_hex("0"));
+  ASSERT_TRUE(second_run.hit && second_run.in_use);
+  for (int i = 1; i < 4; ++i)
+    ASSERT_EQ(store_cached_tree(cache_, sha256_hex(std::to_string(i)), plan(), 1), "");
+  const std::string held = cached_tree_path(cache_, sha256_hex("0"));
+  EXPECT_TRUE(fs::exists(held + "/sys/devices/system/cpu/online"));
+  // Held twice: released once, still held.
+  first_run.reset();
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("4"), plan(), 1), "");
+  EXPECT_TRUE(fs::exists(held + "/sys/devices/system/cpu/online"));
+  // Released by both: the next store evicts it, as the least recently used.
+  second_run = {};
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("5"), plan(), 1), "");
+  EXPECT_FALSE(fs::exists(held));
+  EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("0")).hit);
+  EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("5")).hit);
+}
+
 }  // namespace
 }  // namespace hwaccel

@@ -1,0 +1,83 @@
+#include "cli/common/hwsim_run_vulkan.h"
+
+#include <iostream>
+
+#include "sim/materialize.h"
+#include "src/host/live_host.h"
+#include "src/host/process_runner.h"
+#include "src/host/snapshot_host.h"
+#include "src/probe/vulkan_probe.h"
+
+namespace hwaccel::cli {
+namespace {
+
+constexpr const char* kManifest = "hwsim_vulkan_icd.json";
+
+// The driver's manifest: $HWSIM_VULKAN_ICD, else beside this hwsim (the build
+// folder), else its installed place (beside the simulated NVML); "" when none.
+std::string vulkan_manifest() {
+  LiveHost live;
+  auto usable = [&](const std::string& path) {
+    return !path.empty() && path[0] == '/' && live.stat(path).ok();
+  };
+  if (auto given = live.env("HWSIM_VULKAN_ICD"); given && usable(*given)) return *given;
+  auto exe = live.readlink("/proc/self/exe");
+  if (!exe) return "";
+  std::string dir = exe.value().substr(0, exe.value().rfind('/'));
+  if (usable(dir + "/" + kManifest)) return dir + "/" + kManifest;
+#ifdef HWSIM_NVML_INSTALL_DIR
+  if (usable(std::string(HWSIM_NVML_INSTALL_DIR) + "/" + kManifest))
+    return std::string(HWSIM_NVML_INSTALL_DIR) + "/" + kManifest;
+#endif
+  return "";
+}
+
+// The loader's variables that would add this machine's drivers or layers, or
+// pick among drivers (Vulkan-Loader's LoaderInterfaceArchitecture.md, "Table of
+// Debug Environment Variables"), and the driver's own input.
+constexpr const char* kLoaderVariables[] = {
+    "VK_DRIVER_FILES",          "VK_ICD_FILENAMES",          "VK_ADD_DRIVER_FILES",
+    "VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE", "VK_LAYER_PATH",
+    "VK_ADD_LAYER_PATH",        "VK_INSTANCE_LAYERS",        "VK_LOADER_LAYERS_ENABLE",
+    "VK_LOADER_LAYERS_DISABLE", "HWSIM_VULKAN_SNAPSHOT",
+};
+
+}  // namespace
+
+bool host_has_vulkan_driver(const Snapshot& snapshot) {
+  SnapshotHost host(snapshot);
+  return !VulkanProbe().run(host).entries.empty();
+}
+
+void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::string& real_path,
+                     bool verbose) {
+  for (const char* name : kLoaderVariables) spec.env.erase(name);
+  // This machine's implicit layers (Mesa's device selection, overlays) are not the host's.
+  spec.env["VK_LOADER_LAYERS_DISABLE"] = "~implicit~";
+  const bool has_driver = host_has_vulkan_driver(snapshot);
+  const std::string manifest = has_driver ? vulkan_manifest() : "";
+  // The real vulkaninfo asks the loader, as on the host; the shim (the recording,
+  // or the emulator) steps aside. Not where the host has no vulkaninfo: that
+  // shim answers "not found", and stays.
+  const bool real = find_executable("vulkaninfo", real_path).has_value() &&
+                    !sim::tools_recorded_missing(snapshot).contains("vulkaninfo") &&
+                    (!has_driver || !manifest.empty());
+  if (spec.use_namespace && real)
+    spec.masks.hide.push_back(spec.tree + sim::kShimDir + "/vulkaninfo");
+  if (manifest.empty()) {
+    // A file that is not there: the loader searches nothing else and finds no driver.
+    const std::string none = spec.tree + sim::kMetaDir + "/no-vulkan-driver.json";
+    spec.env["VK_DRIVER_FILES"] = spec.env["VK_ICD_FILENAMES"] = none;
+    if (has_driver)
+      std::cerr << "hwsim run: not covered: Vulkan: no simulated driver beside hwsim (set "
+                   "HWSIM_VULKAN_ICD to hwsim_vulkan_icd.json): only the vulkaninfo shim "
+                   "answers; other programs find no driver\n";
+    return;
+  }
+  spec.env["VK_DRIVER_FILES"] = spec.env["VK_ICD_FILENAMES"] = manifest;
+  if (spec.use_namespace && verbose)
+    std::cerr << "hwsim run: Vulkan is simulated: the loader finds only " << manifest
+              << (real ? " (this machine's vulkaninfo asks it)" : "") << "\n";
+}
+
+}  // namespace hwaccel::cli

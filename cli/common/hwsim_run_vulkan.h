@@ -1,0 +1,25 @@
+// `hwsim run` and Vulkan: the loader finds only the simulated host's driver. A
+// host whose snapshot lists Vulkan devices gets the snapshot-backed driver
+// (vulkan/, libhwsim_vulkan.so and its manifest); a host without gets none, so
+// the loader fails as it does with no driver. Either way this machine's own
+// drivers and implicit layers stay out: the run sets the loader's variables.
+#pragma once
+
+#include <string>
+
+#include "src/host/sandbox_runner.h"
+#include "src/snapshot/snapshot.h"
+
+namespace hwaccel::cli {
+
+// The loader's variables in spec.env; with the driver presented and a real
+// vulkaninfo on `real_path`, the vulkaninfo shim steps aside (in the namespace)
+// so that the real one asks the driver. Lines for the user go to stderr.
+void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::string& real_path,
+                     bool verbose);
+
+// Whether the snapshot's host has a Vulkan driver that lists a device: hwaccel's
+// vulkan probe replayed over it lists one (hardware or software renderer).
+bool host_has_vulkan_driver(const Snapshot& snapshot);
+
+}  // namespace hwaccel::cli
