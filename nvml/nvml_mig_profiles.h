@@ -1,4 +1,4 @@
-// NVML's side of the MIG profile tables (sim/mig_profiles.h holds the tables, one
+// NVML's side of the MIG profile tables (src/catalog/mig_profiles.h holds the tables, one
 // source with hwsim's nvidia-smi -lgip): the placement of a GPU instance id, what
 // still fits, and the compute instance profile indices.
 #pragma once
@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/mig_profiles.h"
+#include "src/catalog/mig_profiles.h"
 
 namespace hwaccel::nvml {
 

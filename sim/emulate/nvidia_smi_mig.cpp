@@ -8,7 +8,7 @@
 // - -lgi's box (57/59 columns, the same two name widths), rows ordered by profile
 //   id, highest first, then GPU instance id; -lci's box (70 columns, driver 580+).
 // - The profile tables (ids, instances, memory, SMs, engines, placements) are
-//   sim/mig_profiles.cpp's, which the simulated NVML answers from too (their
+//   src/catalog/mig_profiles.cpp's, which the simulated NVML answers from too (their
 //   sources are written there); memory is printed from MiB (mig::gib_text). Other
 //   MIG-capable SKUs (H200, GH200, B200) are answered for -lgi and -lci, not
 //   -lgip: no complete public table was at hand.
@@ -20,7 +20,7 @@
 
 #include "sim/emulate/emulate_common.h"
 #include "sim/emulate/nvidia_smi.h"
-#include "sim/mig_profiles.h"
+#include "src/catalog/mig_profiles.h"
 #include "src/probe/nvidia_smi_list.h"
 
 namespace hwaccel::sim {

@@ -280,7 +280,7 @@ TEST_F(NvmlLibrary, MigProfilesAndInstances) {
 }
 
 // The recorded H100 MIG host with its GPU renamed and resized (an A100-SXM4-80GB,
-// an H100 NVL): NVML's profile answers are those SKUs' tables' (sim/mig_profiles.cpp).
+// an H100 NVL): NVML's profile answers are those SKUs' tables' (src/catalog/mig_profiles.cpp).
 std::string mig_host_as(const std::string& name, const std::string& total, const std::string& tag) {
   auto fixture =
       hwaccel::testing::slurp(hwaccel::testing::source_path("fixtures/hosts/h100-mig.yaml"));
