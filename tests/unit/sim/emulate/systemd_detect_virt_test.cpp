@@ -11,7 +11,7 @@
 namespace hwaccel::sim {
 namespace {
 
-ToolAnswer ask(const testing::HostCase& c, std::vector<std::string> argv) {
+ToolAnswer detect_virt(const testing::HostCase& c, std::vector<std::string> argv) {
   return emulate_systemd_detect_virt(c.host(), argv);
 }
 
@@ -28,7 +28,7 @@ TEST(SystemdDetectVirt, EveryLinuxFixtureAnswersAsItsRecordedMachine) {
     ASSERT_TRUE(c) << name;
     if (c->snapshot.facts.os == "darwin") continue;
     const RuntimeEnvironment env = environment_of(c->snapshot);
-    ToolAnswer vm = ask(*c, {"systemd-detect-virt", "--vm"});
+    ToolAnswer vm = detect_virt(*c, {"systemd-detect-virt", "--vm"});
     if (env.virtual_machine == true) {
       ++vms;
       EXPECT_EQ(vm.exit_code, 0) << name;
@@ -38,12 +38,12 @@ TEST(SystemdDetectVirt, EveryLinuxFixtureAnswersAsItsRecordedMachine) {
       EXPECT_EQ(vm.out, "none\n") << name << " (this machine's hypervisor must not show)";
       EXPECT_EQ(vm.exit_code, 1) << name;
     }
-    ToolAnswer any = ask(*c, {"systemd-detect-virt"});
+    ToolAnswer any = detect_virt(*c, {"systemd-detect-virt"});
     const std::string container = systemd_container_id(c->snapshot);
     EXPECT_EQ(any.out,
               (container != "none" ? container : vm.out.substr(0, vm.out.size() - 1)) + "\n")
         << name;
-    ToolAnswer quiet = ask(*c, {"systemd-detect-virt", "-q"});
+    ToolAnswer quiet = detect_virt(*c, {"systemd-detect-virt", "-q"});
     EXPECT_EQ(quiet.out, "") << name;
     EXPECT_EQ(quiet.exit_code, any.exit_code) << name;
   }
@@ -54,9 +54,9 @@ TEST(SystemdDetectVirt, EveryLinuxFixtureAnswersAsItsRecordedMachine) {
 TEST(SystemdDetectVirt, ACloudVmInDockerSaysDockerThenAmazon) {
   auto c = testing::load_host("aws-p5-docker");
   ASSERT_TRUE(c);
-  EXPECT_EQ(ask(*c, {"systemd-detect-virt"}).out, "docker\n");
-  EXPECT_EQ(ask(*c, {"systemd-detect-virt", "-c"}).out, "docker\n");
-  ToolAnswer vm = ask(*c, {"systemd-detect-virt", "--vm"});
+  EXPECT_EQ(detect_virt(*c, {"systemd-detect-virt"}).out, "docker\n");
+  EXPECT_EQ(detect_virt(*c, {"systemd-detect-virt", "-c"}).out, "docker\n");
+  ToolAnswer vm = detect_virt(*c, {"systemd-detect-virt", "--vm"});
   EXPECT_EQ(vm.out, "amazon\n");
   EXPECT_EQ(vm.exit_code, 0);
 }
@@ -87,19 +87,19 @@ TEST(SystemdDetectVirt, HypervisorsInSystemdsWords) {
 TEST(SystemdDetectVirt, OptionsAndErrorsAsSystemd252) {
   auto c = testing::load_host("dgx-h100");
   ASSERT_TRUE(c);
-  ToolAnswer list = ask(*c, {"systemd-detect-virt", "--list"});
+  ToolAnswer list = detect_virt(*c, {"systemd-detect-virt", "--list"});
   EXPECT_EQ(list.exit_code, 0);
   EXPECT_EQ(list.out.substr(0, 14), "none\nkvm\namazo");
   EXPECT_NE(list.out.find("\ncontainer-other\n"), std::string::npos);
-  ToolAnswer bogus = ask(*c, {"systemd-detect-virt", "--bogus"});
+  ToolAnswer bogus = detect_virt(*c, {"systemd-detect-virt", "--bogus"});
   EXPECT_EQ(bogus.exit_code, 1);
   EXPECT_EQ(bogus.err, "systemd-detect-virt: unrecognized option '--bogus'\n");
-  ToolAnswer extra = ask(*c, {"systemd-detect-virt", "extra"});
+  ToolAnswer extra = detect_virt(*c, {"systemd-detect-virt", "extra"});
   EXPECT_EQ(extra.err, "systemd-detect-virt takes no arguments.\n");
-  EXPECT_EQ(ask(*c, {"systemd-detect-virt", "-qv"}).out, "");
-  EXPECT_EQ(ask(*c, {"systemd-detect-virt", "-qv"}).exit_code, 1);
-  EXPECT_EQ(ask(*c, {"systemd-detect-virt", "--chroot"}).exit_code, 1);
-  EXPECT_NE(ask(*c, {"systemd-detect-virt", "--help"}).out.find("--private-users"),
+  EXPECT_EQ(detect_virt(*c, {"systemd-detect-virt", "-qv"}).out, "");
+  EXPECT_EQ(detect_virt(*c, {"systemd-detect-virt", "-qv"}).exit_code, 1);
+  EXPECT_EQ(detect_virt(*c, {"systemd-detect-virt", "--chroot"}).exit_code, 1);
+  EXPECT_NE(detect_virt(*c, {"systemd-detect-virt", "--help"}).out.find("--private-users"),
             std::string::npos);
 }
 
