@@ -8,9 +8,11 @@ include(${CMAKE_CURRENT_LIST_DIR}/JsonSources.cmake)
 
 # Only headers every layer may use: nothing that opens files or reads the clock
 # (those stay behind the Host, and a header here would hide a missing include).
+# Not <functional> either: its std::bind, found by argument-dependent lookup,
+# outbids a file's own `bind(std::string, ...)` (src/host/sandbox_mask.cpp).
 set(HWACCEL_PCH_STD
-    <algorithm> <array> <cstdint> <functional> <map> <memory> <optional> <set> <string>
-    <string_view> <utility> <vector>)
+    <algorithm> <array> <cstdint> <map> <memory> <optional> <set> <string> <string_view>
+    <utility> <vector>)
 
 # hwaccel_pch(TARGET [QUIET_GCC12] [HEADERS...]): the standard headers above
 # and HEADERS.

@@ -23,6 +23,12 @@ std::string_view tool_backend(std::string_view tool) {
   return "";
 }
 
+// Tools every Linux host has, answered from the snapshot wherever it did not
+// record them: what they would otherwise ask is this machine (the CPU's CPUID).
+bool on_every_linux_host(std::string_view tool) {
+  return tool == "systemd-detect-virt";
+}
+
 std::string_view last_component(std::string_view path) {
   auto slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
@@ -34,16 +40,19 @@ std::set<std::string> unrecorded_emulated_tools(const Snapshot& snapshot) {
   std::set<std::string> recorded;
   for (const auto& [argv, tool] : snapshot.tools)
     if (!argv.empty()) recorded.insert(std::string(last_component(argv[0])));
+  std::set<std::string> tools;
+  if (snapshot.facts.os != "darwin")
+    for (const auto& name : emulated_tool_names())
+      if (on_every_linux_host(name) && !recorded.count(name)) tools.insert(name);
   std::vector<std::string> backends;
   for (const auto& name : emulated_tool_names())
     if (!recorded.count(name) && !tool_backend(name).empty())
       backends.emplace_back(tool_backend(name));
-  if (backends.empty()) return {};
+  if (backends.empty()) return tools;
   SnapshotHost host(snapshot);
   DetectOptions options;
   options.only = backends;
   const Detection detection = detect(host, options);
-  std::set<std::string> tools;
   for (const auto& name : emulated_tool_names()) {
     if (recorded.count(name)) continue;
     for (const auto& entry : detection.entries)

@@ -21,7 +21,9 @@ bool has_emulated_tools(const Snapshot& snapshot);
 // GPU, hl-smi for gaudi, ...): the vendor installs them with the driver, and the
 // rocm probe, for one, reads sysfs and never asks them. They get a shim that
 // answers every argv from the device model. A tool the snapshot records as not
-// found is not among them: it stays not found.
+// found is not among them: it stays not found. On a Linux host also
+// systemd-detect-virt, which every such host has and which would otherwise ask
+// this machine's CPU.
 std::set<std::string> unrecorded_emulated_tools(const Snapshot& snapshot);
 
 // Adds the emulator to `plan`: a link to `program` (a tree read in place), or an

@@ -10,6 +10,7 @@
 #include "sim/emulate/nvidia_smi.h"
 #include "sim/emulate/rocm_smi.h"
 #include "sim/emulate/rocminfo.h"
+#include "sim/emulate/systemd_detect_virt.h"
 #include "sim/emulate/vulkaninfo.h"
 #include "sim/emulate/xpu_smi.h"
 
@@ -21,11 +22,17 @@ namespace {
 // (declared in the tool's own header under sim/emulate/).
 const std::vector<std::pair<std::string_view, ToolEmulator>>& emulators() {
   static const std::vector<std::pair<std::string_view, ToolEmulator>> table = {
-      {"amd-smi", emulate_amd_smi},       {"hl-smi", emulate_hl_smi},
-      {"neuron-ls", emulate_neuron_ls},   {"nvidia-smi", emulate_nvidia_smi},
-      {"rocm-smi", emulate_rocm_smi},     {"rocminfo", emulate_rocminfo},
-      {"sysctl", emulate_sysctl},         {"system_profiler", emulate_system_profiler},
-      {"vulkaninfo", emulate_vulkaninfo}, {"xpu-smi", emulate_xpu_smi},
+      {"amd-smi", emulate_amd_smi},
+      {"hl-smi", emulate_hl_smi},
+      {"neuron-ls", emulate_neuron_ls},
+      {"nvidia-smi", emulate_nvidia_smi},
+      {"rocm-smi", emulate_rocm_smi},
+      {"rocminfo", emulate_rocminfo},
+      {"sysctl", emulate_sysctl},
+      {"system_profiler", emulate_system_profiler},
+      {"systemd-detect-virt", emulate_systemd_detect_virt},
+      {"vulkaninfo", emulate_vulkaninfo},
+      {"xpu-smi", emulate_xpu_smi},
   };
   return table;
 }

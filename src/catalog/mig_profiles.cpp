@@ -9,7 +9,7 @@ namespace {
 // placements, in memory slices of 8, the same on A100 and H100): a 1-slice one at
 // 0..6, the 2-slice 1g at any even start, 2g at 0, 2, 4, 3g at 0 or 4, 4g and 7g at 0.
 // Every memory figure is a multiple of 128 MiB, so -lgip's two decimals name it
-// exactly (tests/unit/sim/mig_profiles_test.cpp checks each round trip).
+// exactly (tests/unit/catalog/mig_profiles_test.cpp checks each round trip).
 const std::vector<unsigned> kSevenOnes = {0, 1, 2, 3, 4, 5, 6};
 
 // Columns: index, id, name, slices, instances, SMs, CE, DEC, ENC, JPG, OFA, MiB,
@@ -84,12 +84,31 @@ const MigTable kH100_Nvl = {
         {4, 0, "7g.94gb", 7, 1, 132, 8, 7, 0, 7, 1, 94848, 8, {0}},
     }};
 
+// H200 141GB (SXM, "NVIDIA H200", 132 SMs): a public `nvidia-smi mig -lgip` of an
+// eight-GPU H200 host, every row of every GPU the same (16.00 / 32.25 / 69.50 / 139.75
+// GiB): https://github.com/NVIDIA/mig-parted/issues/120. Profile names, slices, CE and
+// media units agree with NVIDIA's MIG User Guide, "Supported MIG Profiles", H200
+// (https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html).
+// The H200 NVL prints other figures (not seen): not this table.
+const MigTable kH200 = {"H200 141GB",
+                        8,
+                        {
+                            {0, 19, "1g.18gb", 1, 7, 16, 1, 1, 0, 1, 0, 16384, 1, kSevenOnes},
+                            {7, 20, "1g.18gb+me", 1, 1, 16, 1, 1, 0, 1, 1, 16384, 1, kSevenOnes},
+                            {9, 15, "1g.35gb", 1, 4, 26, 1, 1, 0, 1, 0, 33024, 2, {0, 2, 4, 6}},
+                            {1, 14, "2g.35gb", 2, 3, 32, 2, 2, 0, 2, 0, 33024, 2, {0, 2, 4}},
+                            {2, 9, "3g.71gb", 3, 2, 60, 3, 3, 0, 3, 0, 71168, 4, {0, 4}},
+                            {3, 5, "4g.71gb", 4, 1, 64, 4, 4, 0, 4, 0, 71168, 4, {0}},
+                            {4, 0, "7g.141gb", 7, 1, 132, 8, 7, 0, 7, 1, 143104, 8, {0}},
+                        }};
+
 bool has(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
 
 // Framebuffer sizes (MiB) each table answers for: what the real GPUs report
-// (A100 40GB 40536-40960, A100 80GB 81251-81920, H100 80GB 81559, H100 NVL 95830).
+// (A100 40GB 40536-40960, A100 80GB 81251-81920, H100 80GB 81559, H100 NVL 95830,
+// H200 143771).
 bool within(std::uint64_t mib, std::uint64_t low, std::uint64_t high) {
   return mib == 0 || (mib > low && mib < high);
 }
@@ -103,6 +122,9 @@ const MigTable* mig_table_for(std::string_view name, std::optional<std::uint64_t
       within(mib, 80000, 82000))
     return &kH100_80;
   if (has(name, "H100 NVL") && within(mib, 93000, 97000)) return &kH100_Nvl;
+  // "NVIDIA H200"; not the GH200 (96 or 144 GB, other tables) nor the H200 NVL.
+  if (has(name, "H200") && !has(name, "GH200") && !has(name, "NVL") && within(mib, 140000, 146000))
+    return &kH200;
   // The PCIe A100s print other 7g figures (see the tables).
   if (has(name, "A100") && !has(name, "PCIe") && !has(name, "PCIE")) {
     if ((has(name, "SXM4-80GB") || has(name, "80GB")) && within(mib, 80000, 82000))
@@ -114,7 +136,8 @@ const MigTable* mig_table_for(std::string_view name, std::optional<std::uint64_t
 }
 
 const std::vector<const MigTable*>& all_mig_tables() {
-  static const std::vector<const MigTable*> tables = {&kA100_40, &kA100_80, &kH100_80, &kH100_Nvl};
+  static const std::vector<const MigTable*> tables = {&kA100_40, &kA100_80, &kH100_80, &kH100_Nvl,
+                                                      &kH200};
   return tables;
 }
 

@@ -337,7 +337,15 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
     if (entry_there) discard(dir.get(), cache.path, key);
     return out;
   };
-  if (!seal.ok()) return refuse("an entry without a seal (not written by hwsim, or unfinished)");
+  if (!seal.ok()) {
+    // A run storing this key publishes its entry and then writes the seal: an
+    // entry changed in the last minute is that run's, not garbage to discard
+    // (discarding it removed the tree under the run that was about to use it).
+    timespec now {};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    if (now.tv_sec - st.st_ctim.tv_sec < 60) return out;  // a plain miss
+    return refuse("an entry without a seal (not written by hwsim, or unfinished)");
+  }
   struct stat sst {};
   if (::fstat(seal.get(), &sst) != 0 || !S_ISREG(sst.st_mode) || sst.st_uid != ::geteuid() ||
       (sst.st_mode & 077) != 0 || static_cast<std::size_t>(sst.st_size) > kMaxSeal)

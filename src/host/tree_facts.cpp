@@ -112,6 +112,15 @@ std::string arch_from_cpuinfo(std::string_view cpuinfo, std::string_view meminfo
     return "x86_64";
   }
   if (auto cpu = field(cpuinfo, "cpu");
+      cpu && (starts_with(*cpu, "Cell Broadband Engine") || starts_with(*cpu, "PA6T") ||
+              starts_with(*cpu, "RS64"))) {
+    // 64-bit PowerPC cores that Linux runs big-endian only: the PlayStation 3's
+    // Cell ("Cell Broadband Engine, altivec supported"), PA Semi's PA6T, IBM's
+    // RS64. hwloc-nofile-info says only the family, "ppc".
+    why = "/proc/cpuinfo cpu: " + cpu->substr(0, cpu->find(','));
+    return "ppc64";
+  }
+  if (auto cpu = field(cpuinfo, "cpu");
       cpu && (starts_with(*cpu, "POWER") || starts_with(*cpu, "PPC"))) {
     // Little-endian Linux starts with POWER8; anything older is big-endian ppc64.
     auto generation = starts_with(*cpu, "POWER") ? leading_int(std::string_view(*cpu).substr(5))
@@ -130,6 +139,20 @@ std::string arch_from_cpuinfo(std::string_view cpuinfo, std::string_view meminfo
     auto features = field(cpuinfo, "features").value_or("");
     why = "/proc/cpuinfo vendor_id: " + *vendor;
     return (" " + features + " ").find(" zarch ") != std::string::npos ? "s390x" : "s390";
+  }
+  why.clear();
+  return "";
+}
+
+std::string arch_from_sysfs(const TreeFiles& tree, std::string& why) {
+  // Only ia64's cache code (arch/ia64/kernel/topology.c) has an `attributes`
+  // file in each cache folder ("WriteBack", "WriteThrough"); the common
+  // cacheinfo of every other architecture names it write_policy.
+  const std::string file = std::string(kCpuDir) + "/cpu0/cache/index0/attributes";
+  if (auto text = tree.read(file);
+      text && (trim(*text) == "WriteBack" || trim(*text) == "WriteThrough")) {
+    why = file + " (only ia64 kernels write it)";
+    return "ia64";
   }
   why.clear();
   return "";
@@ -231,6 +254,11 @@ Facts facts_from_tree(const TreeFiles& tree, std::vector<std::string>& notes) {
     facts.arch = guessed;
   }
   if (facts.arch.empty()) facts.arch = guessed;
+  if (facts.arch.empty() && !cpuinfo) {
+    // No /proc at all (some gathers kept only /sys): what /sys alone tells.
+    facts.arch = arch_from_sysfs(tree, why);
+    if (!facts.arch.empty()) notes.push_back("facts.arch: " + facts.arch + " from " + why);
+  }
   if (facts.arch.empty()) notes.push_back("facts.arch: unknown (give --arch)");
 
   if (auto release = tree.read("/proc/sys/kernel/osrelease")) {

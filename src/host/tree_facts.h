@@ -37,6 +37,11 @@ NofileInfo parse_hwloc_nofile_info(std::string_view text);
 // a CPU with `lm`); "" when nothing fits. `why` says what decided.
 std::string arch_from_cpuinfo(std::string_view cpuinfo, std::string_view meminfo, std::string& why);
 
+// The architecture from /sys alone, for trees without /proc/cpuinfo: ia64 by
+// the `attributes` file its kernels put in every CPU cache folder; "" when
+// /sys does not tell.
+std::string arch_from_sysfs(const TreeFiles& tree, std::string& why);
+
 // "0-3,8,10-11\n" -> {0,1,2,3,8,10,11}; nullopt when it is not a CPU list or
 // names a CPU at or above `limit` (a hostile list must not allocate gigabytes).
 std::optional<std::vector<int>> parse_cpu_list(std::string_view text, int limit = 65536);

@@ -35,21 +35,36 @@ void fill_from_cpuinfo(Host& host, Entry& cpu, std::vector<Warning>& warnings) {
     warnings.push_back(cpu_warning("no CPU name found in " + std::string(kCpuinfo)));
 }
 
-void fill_from_meminfo(Host& host, Entry& cpu, std::vector<Warning>& warnings) {
+// /proc/meminfo, else (a tree that has none, or none with MemTotal: some of
+// hwloc's gathers) the system scan's total, the sum of the NUMA nodes' meminfo:
+// one figure for cpu:0, the system section and the summary. Returns whether
+// the figures came from /proc/meminfo (the scan's total has GPU NUMA memory
+// taken off already).
+bool fill_from_meminfo(Host& host, const HostResources& r, Entry& cpu,
+                       std::vector<Warning>& warnings) {
   auto text = host.read(kMeminfo);
-  if (!text) {
+  std::optional<MemInfo> info;
+  if (text) info = parse_proc_meminfo(*text);
+  if ((!info || !info->total_bytes) && r.memory_bytes) {
+    cpu.memory.total_bytes = r.memory_bytes;
+    cpu.memory.source = r.memory_source;
+    cpu.provenance.back() = "file:" + std::string(kNumaNodesDir);
+    return false;
+  }
+  if (!info) {
     warnings.push_back(
         cpu_warning(cannot_read(kMeminfo, text.error()) + "; system memory unknown"));
-    return;
+    return false;
   }
-  auto info = parse_proc_meminfo(*text);
-  cpu.memory.total_bytes = info.total_bytes;
-  cpu.memory.free_bytes = info.available_bytes;
-  if (!info.total_bytes) warnings.push_back(cpu_warning("no MemTotal in " + std::string(kMeminfo)));
-  if (info.available_estimated)
+  cpu.memory.total_bytes = info->total_bytes;
+  cpu.memory.free_bytes = info->available_bytes;
+  if (!info->total_bytes)
+    warnings.push_back(cpu_warning("no MemTotal in " + std::string(kMeminfo)));
+  if (info->available_estimated)
     warnings.push_back(cpu_warning(
         "no MemAvailable in " + std::string(kMeminfo) +
         " (kernel older than 3.14?); free memory estimated as MemFree + Buffers + Cached"));
+  return true;
 }
 
 // GPU memory onlined as NUMA nodes (POWER9 V100s, GH200) is in MemTotal but is
@@ -68,11 +83,8 @@ void exclude_gpu_numa_memory(Host& host, Entry& cpu) {
 
 // Inside a container, pod or Slurm step the process may use less than the host
 // has: the cgroup's memory limit (or its cpuset's NUMA nodes) bounds what a
-// plan may put in host memory. The system scan reports the why; its notes are
-// its warnings, not this probe's.
-void limit_to_cgroup(Host& host, Entry& cpu) {
-  std::vector<Warning> ignored;
-  HostResources r = scan_host_resources(host, ignored);
+// plan may put in host memory. The system scan reports the why.
+void limit_to_cgroup(const HostResources& r, Entry& cpu) {
   if (!r.usable_memory_bytes || !cpu.memory.total_bytes ||
       *r.usable_memory_bytes >= *cpu.memory.total_bytes)
     return;
@@ -100,10 +112,12 @@ ProbeResult CpuProbe::run(Host& host) const {
   cpu.memory.source = std::string(kMeminfo);
   cpu.provenance = {"file:" + std::string(kCpuinfo), "file:" + std::string(kMeminfo)};
 
+  // The system scan reports its own notes; they are not this probe's warnings.
+  std::vector<Warning> ignored;
+  const HostResources r = scan_host_resources(host, ignored);
   fill_from_cpuinfo(host, cpu, result.warnings);
-  fill_from_meminfo(host, cpu, result.warnings);
-  exclude_gpu_numa_memory(host, cpu);
-  limit_to_cgroup(host, cpu);
+  if (fill_from_meminfo(host, r, cpu, result.warnings)) exclude_gpu_numa_memory(host, cpu);
+  limit_to_cgroup(r, cpu);
   result.entries.push_back(std::move(cpu));
   return result;
 }

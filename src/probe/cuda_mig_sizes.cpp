@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "src/catalog/mig_profiles.h"
 #include "src/probe/cuda_tool.h"
 #include "src/probe/nvidia_smi_mig.h"
 #include "src/vocabulary/text_util.h"
@@ -76,6 +77,28 @@ void from_profiles(const MigListing& listing, ProbeResult& result) {
   }
 }
 
+// The last resort before the name's GB: the GPU's MIG profile table (what
+// -lgip prints on that SKU), found by the parent GPU's name and memory. As
+// with -lgip, a compute instance smaller than its GPU instance is left as is.
+void from_profile_tables(ProbeResult& result) {
+  for (auto& e : result.entries) {
+    if (!estimated(e) || e.partition->profile.find("c.") != std::string::npos) continue;
+    const Entry* parent = nullptr;
+    for (const auto& p : result.entries)
+      if (p.backend == "cuda" && !p.partition && p.index == e.partition->parent_index) parent = &p;
+    if (!parent) continue;
+    const mig::MigTable* table = mig::mig_table_for(parent->name, parent->memory.total_bytes);
+    const mig::GiProfile* profile =
+        table ? mig::gi_profile_by_name(*table, e.partition->profile) : nullptr;
+    if (!profile) continue;
+    e.memory.total_bytes = profile->memory_mib << 20;
+    e.memory.free_bytes.reset();
+    e.memory.source = "the " + std::string(table->family) + " MIG profile table (profile " +
+                      e.partition->profile + ": " + std::to_string(profile->memory_mib) +
+                      " MiB, as nvidia-smi mig -lgip prints it on that GPU; free unknown)";
+  }
+}
+
 bool any_estimated(const ProbeResult& result) {
   for (const auto& e : result.entries)
     if (estimated(e)) return true;
@@ -117,6 +140,8 @@ void cuda_mig_sizes_without_q(Host& host, ProbeResult& result) {
     failed.push_back("nvidia-smi mig -lgip failed (" + cuda_reason_text(cuda_run_reason(lgip)) +
                      ")");
   }
+  if (!any_estimated(result)) return;
+  from_profile_tables(result);
   if (!any_estimated(result)) return;
   std::string why;
   for (const auto& f : failed) why += (why.empty() ? "" : "; ") + f;

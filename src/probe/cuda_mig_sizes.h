@@ -1,8 +1,9 @@
 // MIG sizes where nvidia-smi -q gave none (it failed, or its build prints no
 // MIG Device blocks): the bare table's "MIG devices:" block (exact, with used
 // memory), else `nvidia-smi mig -lgip` (each profile's size to 0.01 GiB, no
-// free figure). Only what neither tells stays "estimated from the profile
-// name". Parsers: nvidia_smi_mig.
+// free figure), else the GPU's MIG profile table (src/catalog/mig_profiles.h:
+// what -lgip prints on that SKU, to the MiB). Only what none tells stays
+// "estimated from the profile name". Parsers: nvidia_smi_mig.
 #pragma once
 
 #include <string>

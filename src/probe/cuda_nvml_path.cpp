@@ -203,13 +203,14 @@ NvmlAsked read_nvml_run(const ToolRun& run) {
                       true);
     }
     view.query.gpus.push_back(query_row(doc, d));
-    NvidiaSmiQGpu q_gpu;
+    // Built in place: a local moved in trips GCC 12's -Wmaybe-uninitialized on
+    // the struct's std::optional members (a false positive at -O2).
+    NvidiaSmiQGpu& q_gpu = view.q.gpus.emplace_back();
     q_gpu.bus_id = d.pci_bus_id;
     q_gpu.addressing_mode = d.addressing_mode;
     add_mig_view(d, view, q_gpu);
     if (!d.pci_bus_id.empty() && !d.addressing_mode.empty())
       view.modes[d.pci_bus_id] = {d.addressing_mode, "NVML's addressing mode", "tool:" + helper};
-    view.q.gpus.push_back(std::move(q_gpu));
     for (const auto& error : d.errors)
       if (says_what_the_entry_lacks(error, d))
         view.problems.push_back("GPU " + std::to_string(d.index) + ": " + error);

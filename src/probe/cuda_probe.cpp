@@ -13,6 +13,7 @@
 #include "src/probe/cuda_mig_list.h"
 #include "src/probe/cuda_mig_sizes.h"
 #include "src/probe/cuda_nvml_path.h"
+#include "src/probe/cuda_q_only.h"
 #include "src/probe/cuda_query_entries.h"
 #include "src/probe/cuda_tool.h"
 #include "src/probe/cuda_topology.h"
@@ -58,9 +59,18 @@ ProbeResult CudaProbe::run(Host& host) const {
   }
   CudaEarlyRuns early;
   NvidiaSmiGpuQuery query;
+  // A snapshot of `nvidia-smi -q` alone (no query recorded): -q lists the GPUs.
+  std::optional<CudaQOnly> q_only;
+  if (!nvml) q_only = cuda_gpus_from_q(host, cuda_query_argv(fields));
   if (nvml) {
     query = nvml->query;
     for (const auto& problem : nvml->problems) result.warnings.push_back(cuda_warning(problem));
+  } else if (q_only) {
+    query = q_only->query;
+    for (const auto& problem : query.problems) result.warnings.push_back(cuda_warning(problem));
+    result.warnings.push_back(cuda_warning(
+        "no nvidia-smi --query-gpu run recorded: the GPUs are " + cuda_join(q_only->argv, " ") +
+        "'s (no compute capability; MIG devices only where nvidia-smi -L was recorded)"));
   } else {
     early = cuda_start_with_query(host, bus, fields);
     ToolRun run = run_cuda_query(host, std::move(early.query), fields, result.warnings);
@@ -106,8 +116,10 @@ ProbeResult CudaProbe::run(Host& host) const {
       return no_gpu_listed({ReasonCode::no_device, "nvidia-smi listed no GPU"});
   }
 
-  const std::string provenance =
-      "tool:" + cuda_join(nvml ? cuda_nvml_argv() : cuda_query_argv(fields), " ");
+  const std::string provenance = "tool:" + cuda_join(nvml     ? cuda_nvml_argv()
+                                                     : q_only ? q_only->argv
+                                                              : cuda_query_argv(fields),
+                                                     " ");
   CudaHostMemory host_memory(host);
   bool any_own_memory = false;
   // A row repeating a GPU already listed (same bus id or UUID) is output
@@ -146,10 +158,18 @@ ProbeResult CudaProbe::run(Host& host) const {
       any_own_memory &&
       (cuda_driver_major(result.entries).value_or(0) >= kCudaAddressingModeDriver ||
        cuda_coherence_possible(host, bus, result.entries));
+  // From -q alone, only the runs the snapshot has (-q already told the addressing mode).
+  auto wanted = [&](const std::vector<std::string>& argv) {
+    return !q_only || host.knows_run(argv);
+  };
+  const bool ask_list = !nvml && wanted(cuda_list_argv());
+  const bool ask_addressing_query = ask_addressing && !q_only;
+  const bool run_topology = ask_topology && !nvml_topology && wanted(cuda_topology_argv());
   std::vector<std::vector<std::string>> late;
-  if (!early.list && !nvml) late.push_back(cuda_list_argv());
-  if (ask_topology && !early.topology && !nvml_topology) late.push_back(cuda_topology_argv());
-  if (ask_addressing && !early.addressing && !nvml) late.push_back(cuda_addressing_mode_argv());
+  if (!early.list && ask_list) late.push_back(cuda_list_argv());
+  if (run_topology && !early.topology) late.push_back(cuda_topology_argv());
+  if (ask_addressing_query && !early.addressing && !nvml)
+    late.push_back(cuda_addressing_mode_argv());
   auto late_runs = host.run_many(late);
   std::size_t next_late = 0;
   auto take = [&](std::optional<ToolRun>& started) {
@@ -157,31 +177,36 @@ ProbeResult CudaProbe::run(Host& host) const {
     return next_late < late_runs.size() ? std::move(late_runs[next_late++]) : ToolRun{};
   };
   // Their answers are applied in a fixed order, whichever run ended first.
-  const ToolRun list = nvml ? ToolRun{} : take(early.list);
-  const ToolRun topology = ask_topology && !nvml_topology ? take(early.topology) : ToolRun{};
-  const ToolRun addressing = ask_addressing && !nvml ? take(early.addressing) : ToolRun{};
+  const ToolRun list = ask_list ? take(early.list) : ToolRun{};
+  const ToolRun topology = run_topology ? take(early.topology) : ToolRun{};
+  const ToolRun addressing = ask_addressing_query && !nvml ? take(early.addressing) : ToolRun{};
   if (ask_topology && nvml_topology)
     cuda_apply_topology(*nvml->topology, "tool:" + cuda_join(cuda_nvml_argv(), " "), result);
-  else if (ask_topology)
+  else if (run_topology)
     cuda_add_topology(topology, result);
   if (ask_topology) add_fabric_from_bus(host, result);  // topo -m gave no links
   // After topology: slices inherit the affinity.
   if (nvml)
     cuda_add_listed_mig(nvml->list, result);
-  else
+  else if (ask_list)
     cuda_add_mig_instances(list, result);
+  if (q_only && !ask_list) cuda_warn_unlisted_mig(q_only->q, result);
   AddressingModes modes = nvml ? nvml->modes : AddressingModes{};
   const bool addressing_unknown =
-      ask_addressing && !nvml && cuda_read_addressing_mode(addressing, modes, result.warnings);
+      q_only.has_value() || (ask_addressing_query && !nvml &&
+                             cuda_read_addressing_mode(addressing, modes, result.warnings));
   // nvidia-smi -q, once, for what only it tells: MIG devices' own memory, and
   // the addressing mode where the driver has no query field for it.
   const bool any_mig = std::any_of(result.entries.begin(), result.entries.end(),
                                    [](const Entry& e) { return e.partition.has_value(); });
   std::optional<NvidiaSmiQ> q;
   if (nvml) q = nvml->q;
-  const std::string q_provenance =
-      "tool:" + cuda_join(nvml ? cuda_nvml_argv() : cuda_q_argv(), " ");
-  if (!nvml && (any_mig || addressing_unknown)) {
+  if (q_only) q = q_only->q;
+  const std::string q_provenance = "tool:" + cuda_join(nvml     ? cuda_nvml_argv()
+                                                       : q_only ? q_only->argv
+                                                                : cuda_q_argv(),
+                                                       " ");
+  if (!nvml && !q_only && (any_mig || addressing_unknown)) {
     const ToolRun run_q = host.run(cuda_q_argv());
     if (run_q.ok())
       q = parse_nvidia_smi_q(run_q.out);

@@ -30,6 +30,25 @@ std::optional<std::uint64_t> mib_bytes(std::string_view text) {
   return checked_multiply(*mib, 1048576);
 }
 
+// A key line of a GPU outside its MIG devices, under `section` ("" at the top).
+void read_gpu_line(std::string_view section, std::string_view key, std::string_view value,
+                   NvidiaSmiQGpu& gpu) {
+  if (section.empty()) {
+    if (key == "Addressing Mode") gpu.addressing_mode = printable_line(value, 20);
+    if (key == "Product Name") gpu.product_name = printable_line(value, 96);
+    if (key == "GPU UUID") gpu.uuid = printable_line(value, 96);
+  } else if (section == "MIG Mode" && key == "Current") {
+    gpu.mig_mode_current = printable_line(value, 20);
+  } else if (section == "FB Memory Usage") {
+    if (key == "Total") {
+      gpu.total_bytes = mib_bytes(value);
+      gpu.total_not_available = is_no_value(trim(value));
+    }
+    if (key == "Used") gpu.used_bytes = mib_bytes(value);
+    if (key == "Free") gpu.free_bytes = mib_bytes(value);
+  }
+}
+
 }  // namespace
 
 NvidiaSmiQ parse_nvidia_smi_q(std::string_view text) {
@@ -37,7 +56,9 @@ NvidiaSmiQ parse_nvidia_smi_q(std::string_view text) {
   NvidiaSmiQGpu* gpu = nullptr;
   NvidiaSmiQMig* mig = nullptr;
   std::size_t mig_indent = 0;
-  std::string section;  // the header a MIG device's key lines fall under
+  std::string section;      // the header a MIG device's key lines fall under
+  std::string gpu_section;  // the header a GPU's own key lines fall under ("" at its top)
+  std::size_t gpu_section_indent = 0;
   for (auto raw : split_lines(text)) {
     const std::size_t indent = indent_of(raw);
     const auto line = trim(raw);
@@ -45,31 +66,41 @@ NvidiaSmiQ parse_nvidia_smi_q(std::string_view text) {
     if (indent == 0) {
       mig = nullptr;
       gpu = nullptr;
+      gpu_section.clear();
       if (line.rfind("GPU ", 0) == 0 && out.gpus.size() < kMaxGpus) {
         auto bus = normalise_pci_bus_id(line.substr(4));
         if (!bus.empty()) {
-          out.gpus.push_back(NvidiaSmiQGpu{bus, "", {}});
+          out.gpus.emplace_back();
+          out.gpus.back().bus_id = bus;
           gpu = &out.gpus.back();
         }
+      } else if (auto kv = split_key_value(line)) {  // the driver's lines, before any GPU
+        if (kv->key == "Driver Version") out.driver_version = printable_line(kv->value, 40);
+        if (kv->key == "CUDA Version") out.cuda_version = printable_line(kv->value, 20);
       }
       continue;
     }
     if (!gpu) continue;
     if (mig && indent <= mig_indent) mig = nullptr;
+    if (!gpu_section.empty() && indent <= gpu_section_indent) gpu_section.clear();
     auto kv = split_key_value(line);
-    if (!kv) {  // a header: a MIG device, or a section inside one
+    if (!kv) {  // a header: a MIG device, or a section inside one or the GPU
       if (line == "MIG Device" && gpu->mig_devices.size() < kMaxMigPerGpu) {
         gpu->mig_devices.emplace_back();
         mig = &gpu->mig_devices.back();
         mig_indent = indent;
         section.clear();
+        gpu_section.clear();
       } else if (mig) {
         section = std::string(line);
+      } else {
+        gpu_section = std::string(line);
+        gpu_section_indent = indent;
       }
       continue;
     }
     if (!mig) {
-      if (kv->key == "Addressing Mode") gpu->addressing_mode = printable_line(kv->value, 20);
+      read_gpu_line(gpu_section, kv->key, kv->value, *gpu);
       continue;
     }
     if (kv->key == "Index")

@@ -18,8 +18,33 @@ std::optional<int> gpu_number(std::string_view cell) {
   return static_cast<int>(*value);
 }
 
-bool is_named_column(std::string_view cell) {
-  return cell.find(' ') != std::string_view::npos;
+// A header cell that is no longer a device: "CPU Affinity" in a tab-separated
+// header; in a space-separated one the words come one by one ("CPU",
+// "Affinity", "GPU" of "GPU NUMA ID"), and device names all end in a number
+// (GPU0, NIC0, mlx5_0) where these words have none.
+bool is_named_column(std::string_view cell, bool by_spaces) {
+  if (!by_spaces) return cell.find(' ') != std::string_view::npos;
+  return cell.find_first_of("0123456789") == std::string_view::npos;
+}
+
+// The cells of a line. nvidia-smi separates them by tabs; pasted into a blog
+// or an issue the tabs are usually spaces (expanded to 8-column stops, so a
+// 7-character cell is followed by one space only): a line without a tab is
+// split at every run of blanks. Empty cells are lost that way, which costs
+// nothing here: they only follow the cells read by position.
+std::vector<std::string_view> cells_of(std::string_view line, bool& by_spaces) {
+  by_spaces = line.find('\t') == std::string_view::npos;
+  if (!by_spaces) return split(line, '\t');
+  std::vector<std::string_view> cells;
+  std::size_t at = 0;
+  while (at < line.size()) {
+    while (at < line.size() && (line[at] == ' ' || line[at] == '\r')) ++at;
+    std::size_t end = at;
+    while (end < line.size() && line[end] != ' ' && line[end] != '\r') ++end;
+    if (end > at) cells.push_back(line.substr(at, end - at));
+    at = end;
+  }
+  return cells;
 }
 
 bool is_pcie_path(std::string_view cell) {
@@ -48,13 +73,15 @@ NvidiaTopology parse_nvidia_smi_topo(std::string_view text) {
   for (auto line : split_lines(plain)) {
     if (trim(line).empty()) continue;
     if (trim(line).substr(0, 7) == "Legend:") break;
-    auto cells = split(line, '\t');
+    bool by_spaces = false;
+    auto cells = cells_of(line, by_spaces);
+    if (cells.empty()) continue;
     if (!have_header) {
       // The header: device names, then named columns ("CPU Affinity", ...).
       for (auto cell : cells) {
         cell = trim(cell);
         if (cell.empty()) continue;
-        if (is_named_column(cell)) break;
+        if (is_named_column(cell, by_spaces)) break;
         columns.push_back(gpu_number(cell));
       }
       if (columns.empty() || !columns.front()) {

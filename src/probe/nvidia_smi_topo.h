@@ -8,7 +8,9 @@
 // Device cells are read by position (real rows have an extra empty cell before
 // "GPU NUMA ID", so the named columns cannot be), the CPU and NUMA affinity are
 // the two cells after the device cells. NIC rows and columns are skipped; only
-// GPU-GPU cells become links.
+// GPU-GPU cells become links. The same output pasted with spaces for tabs (as
+// blogs and issues show it) is read too: a line without a tab is split at runs
+// of blanks, and the header's devices end where a word without a digit starts.
 #pragma once
 
 #include <optional>

@@ -97,16 +97,33 @@ std::optional<Located> locate_v1(const std::vector<MountEntry>& mounts,
   return std::nullopt;
 }
 
+// The process's folder in the unified (v2) hierarchy: its "0::" line of
+// /proc/self/cgroup. Without that file (an old gather, hwloc's trees) the
+// path of /proc/self/cpuset stands in: on a v2 host the kernel writes there
+// the process's cgroup in the unified hierarchy (the nearest one with the
+// cpuset controller, whose effective CPUs are the process's own).
 std::optional<Located> locate_v2(const std::vector<MountEntry>& mounts,
-                                 const std::vector<CgroupMembership>& groups) {
-  for (const auto& g : groups) {
-    if (g.hierarchy != "0" || !g.controllers.empty()) continue;
+                                 const std::vector<CgroupMembership>& groups,
+                                 const std::optional<std::string>& legacy_path) {
+  std::vector<std::string> paths;
+  for (const auto& g : groups)
+    if (g.hierarchy == "0" && g.controllers.empty()) paths.push_back(g.path);
+  if (groups.empty() && legacy_path) paths.push_back(*legacy_path);
+  for (const auto& path : paths)
     for (const auto& m : mounts)
       if (m.fstype == "cgroup2")
-        if (std::string dir = folder_of(m, g.path); !dir.empty())
+        if (std::string dir = folder_of(m, path); !dir.empty())
           return Located{dir, m.mount_point, true, 2};
-  }
   return std::nullopt;
+}
+
+// /proc/self/cpuset: the cpuset's path, from before cgroups (and beside them).
+std::optional<std::string> read_legacy_cpuset(Host& host) {
+  auto text = host.read("/proc/self/cpuset");
+  if (!text.ok()) return std::nullopt;
+  std::string path(trim(*text));
+  if (path.empty() || path.front() != '/') return std::nullopt;
+  return path;
 }
 
 std::string parent_of(const std::string& dir) {
@@ -327,13 +344,9 @@ CgroupLimits read_cgroup_limits(Host& host) {
   if (mounts.empty()) return out;
 
   const std::vector<CgroupMembership> groups = read_groups(host);
-  std::optional<std::string> legacy;  // /proc/self/cpuset: the cpuset path, before cgroups
-  if (auto text = host.read("/proc/self/cpuset"); text.ok()) {
-    std::string path(trim(*text));
-    if (!path.empty() && path.front() == '/') legacy = path;
-  }
+  const std::optional<std::string> legacy = read_legacy_cpuset(host);
 
-  auto v2 = locate_v2(mounts, groups);
+  auto v2 = locate_v2(mounts, groups, legacy);
   auto cpuset = locate_v1(mounts, groups, "cpuset", legacy);
   auto memory = locate_v1(mounts, groups, "memory", std::nullopt);
   auto cpu = locate_v1(mounts, groups, "cpu", std::nullopt);
@@ -361,8 +374,9 @@ CgroupFolder locate_cgroup_folder(Host& host, const std::string& controller) {
   const std::vector<MountEntry> mounts = read_mounts(host);
   if (mounts.empty()) return out;
   const std::vector<CgroupMembership> groups = read_groups(host);
+  const std::optional<std::string> legacy = read_legacy_cpuset(host);
   auto at = locate_v1(mounts, groups, controller, std::nullopt);
-  if (!at) at = locate_v2(mounts, groups);
+  if (!at) at = locate_v2(mounts, groups, legacy);
   if (!at) return out;
   out.version = at->version;
   out.dir = at->dir;
@@ -370,6 +384,7 @@ CgroupFolder locate_cgroup_folder(Host& host, const std::string& controller) {
     if ((at->version == 2 && g.hierarchy == "0") ||
         (at->version == 1 && has(g.controllers, controller)))
       out.path = g.path;
+  if (out.path.empty() && at->version == 2 && groups.empty() && legacy) out.path = *legacy;
   return out;
 }
 

@@ -56,3 +56,4 @@ run pid1-cgroup cat /proc/1/cgroup
 run mountinfo cat /proc/self/mountinfo
 run mounts cat /proc/mounts
 run detect-virt systemd-detect-virt --container
+run detect-virt-vm systemd-detect-virt --vm

@@ -1,11 +1,17 @@
-// The real-machine corpus: every tree of fixtures/real/hwloc-linux (20
-// machines from hwloc's own test suite) is extracted, imported as `hwsim import
+// The real-machine corpus: every tree of fixtures/real/hwloc-linux (40 of the
+// 42 machines of hwloc's own test suite) is extracted, imported as `hwsim import
 // --root` does, written and read back as a snapshot, replayed through detection,
 // and compared with hwloc's expected output for it (NAME.console, or NAME.xml):
-// CPUs (online and usable), memory (host and usable, within 2%), NUMA nodes,
-// sockets, cores, threads and every PCI function hwloc shows. What hwloc does not
-// print (the architecture, the host's figures where a cgroup hides part of the
-// machine) is in hwloc_expected.txt beside this file, each value with its reason.
+// CPUs (online and usable), architecture, memory (host and usable, within 2%;
+// cpu:0's the same as the system scan's), NUMA nodes, sockets, cores, threads
+// and every PCI function hwloc shows. What hwloc does not print (the
+// architecture, the host's figures where a cgroup hides part of the machine)
+// and the few places where hwloc's own figure is not the machine's (its
+// cgroup, its repairs of a broken or hand-edited tree) are in hwloc_expected.txt
+// beside this file, each value with its reason: those are the exceptions.
+//
+// Not in the corpus (kNotInCorpus below says why): two synthetic trees whose
+// figures hwloc derives from its own policies rather than from the files.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,6 +41,17 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kDir = "hwloc-linux";
+
+// hwloc's trees left out, and why.
+constexpr const char* kNotInCorpus[][2] = {
+    {"fakememinitiators-1np2c+1npp+gi",
+     "synthetic: hwloc hides the CPU-only NUMA nodes 0-4 and places memory-only nodes by "
+     "their initiators, and merges the 8 PUs into 2 cores; none of it is the files' count"},
+    {"nvidiagpunumanodes",
+     "trimmed by hwloc's authors (CPUs removed from /sys/devices/system/cpu, not from the "
+     "online list or the cpusets): hwloc prints 32 PUs the tree no longer holds folders for, "
+     "and a PCI function (0004:05:00.0) that is not in its /sys"},
+};
 
 // Import budget per tree: 500 ms as the issue asks. Instrumented builds get ten
 // times that: ASan and UBSan with stack-use-after-return checks run this code 5-8
@@ -228,7 +245,11 @@ TEST_P(HwlocCorpus, AgreesWithHwloc) {
     FAIL() << "no " << name << ".console or .xml";
   }
   ASSERT_GT(want.counts["PU"], 0) << "hwloc's output for " << name << " names no PU";
-  ASSERT_GT(want.total_bytes, 0u) << "hwloc's output for " << name << " gives no memory";
+  // A gather without any meminfo (the PS3's): hwloc gives no memory, nor may we.
+  const bool no_memory = reviewed_value(name, "memory") == std::optional<std::string>("none");
+  if (!no_memory) {
+    ASSERT_GT(want.total_bytes, 0u) << "hwloc's output for " << name << " gives no memory";
+  }
 
   // The tree, as `hwsim import --root` takes it.
   dir_ = temp_dir();
@@ -300,18 +321,34 @@ TEST_P(HwlocCorpus, AgreesWithHwloc) {
   EXPECT_EQ(r.usable_cpus.cores.value_or(-1), cores) << name << ": cores";
 
   // NUMA nodes and memory.
-  EXPECT_EQ(r.usable_numa_nodes, want.counts["NUMANode"]) << name << ": usable NUMA nodes";
+  EXPECT_EQ(r.usable_numa_nodes, table_int("usable_numa_nodes", want.counts["NUMANode"]))
+      << name << ": usable NUMA nodes";
   EXPECT_EQ(r.numa_nodes, table_int("host_numa_nodes", want.counts["NUMANode"]))
       << name << ": NUMA nodes";
-  ASSERT_TRUE(r.usable_memory_bytes) << name;
-  EXPECT_TRUE(near(*r.usable_memory_bytes, want.total_bytes, 0.02))
-      << name << ": usable memory " << *r.usable_memory_bytes << " vs hwloc " << want.total_bytes;
-  ASSERT_TRUE(r.memory_bytes) << name;
-  const std::uint64_t host_memory =
-      std::uint64_t(table_int("host_memory_mib", std::int64_t(want.total_bytes >> 20))) << 20;
-  EXPECT_TRUE(near(*r.memory_bytes, host_memory, 0.02))
-      << name << ": host memory " << *r.memory_bytes << " (" << r.memory_source << ") vs "
-      << host_memory;
+  // cpu:0 (and so the summary) has the system scan's host total, whichever
+  // file it came from.
+  auto cpu = std::find_if(d.entries.begin(), d.entries.end(),
+                          [](const Entry& e) { return e.type == DeviceType::cpu; });
+  ASSERT_NE(cpu, d.entries.end()) << name << ": no cpu entry";
+  EXPECT_EQ(cpu->memory.total_bytes, r.memory_bytes)
+      << name << ": cpu:0 memory (" << cpu->memory.source << ") vs " << r.memory_source;
+  if (no_memory) {
+    EXPECT_FALSE(r.memory_bytes) << name << ": " << r.memory_source;
+    EXPECT_FALSE(r.usable_memory_bytes) << name;
+  } else {
+    ASSERT_TRUE(r.usable_memory_bytes) << name;
+    const std::uint64_t usable_memory =
+        std::uint64_t(table_int("usable_memory_mib", std::int64_t(want.total_bytes >> 20))) << 20;
+    EXPECT_TRUE(near(*r.usable_memory_bytes, usable_memory, 0.02))
+        << name << ": usable memory " << *r.usable_memory_bytes << " vs " << usable_memory
+        << " (hwloc " << want.total_bytes << ")";
+    ASSERT_TRUE(r.memory_bytes) << name;
+    const std::uint64_t host_memory =
+        std::uint64_t(table_int("host_memory_mib", std::int64_t(usable_memory >> 20))) << 20;
+    EXPECT_TRUE(near(*r.memory_bytes, host_memory, 0.02))
+        << name << ": host memory " << *r.memory_bytes << " (" << r.memory_source << ") vs "
+        << host_memory;
+  }
 
   // Every PCI function hwloc shows (accelerators, bridges aside) is on our bus
   // with the same ids and class.
@@ -348,7 +385,9 @@ TEST(HwlocCorpusTable, CoversEveryTree) {
   if (names.empty())
     GTEST_FAIL() << "the hwloc corpus is not at " << testing::real_capture_path(kDir)
                  << " (fixtures/real/hwloc-linux is part of the repository)";
-  EXPECT_EQ(names.size(), 20u);
+  EXPECT_EQ(names.size(), 40u);
+  for (const auto& [left_out, why] : kNotInCorpus)
+    EXPECT_FALSE(std::count(names.begin(), names.end(), left_out)) << left_out << ": " << why;
   for (const auto& error : reviewed().errors) ADD_FAILURE() << error;
   for (const auto& [name, fields] : reviewed().values)
     EXPECT_TRUE(std::count(names.begin(), names.end(), name)) << name << " is not in the corpus";

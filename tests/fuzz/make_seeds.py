@@ -92,6 +92,14 @@ EXTRA = {
         "heap_type 1\nsize_in_bytes 206141652992\nflags 0\nwidth 4096\n",
     ],
     "nvidia_smi_list": ["GPU 0: NVIDIA GB10 (UUID: GPU-00000000-0000-0000-0000-000000000000)\n"],
+    # The shape of src/probe/nvidia_smi_q.h (the real captures' -q sections seed it too).
+    "nvidia_smi_q": [
+        "Driver Version : 590.48.01\nCUDA Version : 13.1\nGPU 00000000:00:09.0\n"
+        "    Product Name : NVIDIA H100 80GB HBM3\n    MIG Mode\n        Current : Enabled\n"
+        "    MIG Device\n        Index : 0\n        Shared FB Memory Usage\n"
+        "            Total : 40448 MiB\n    GPU UUID : GPU-0\n    FB Memory Usage\n"
+        "        Total : 81559 MiB\n        Used : 537 MiB\n        Free : 81022 MiB\n",
+    ],
     # Shapes of src/probe/nvidia_smi_mig.h: the table's MIG block, -lgip, -lgi.
     "nvidia_smi_mig": [
         "| MIG devices:                                                                            |\n"
@@ -193,6 +201,8 @@ def tool_targets(argv):
         targets.append("nvidia_smi_topo")
     if args == ["-q"]:
         targets.append("nvml_q_facts")
+    if args in (["-q"], ["-a"]):
+        targets.append("nvidia_smi_q")
     return targets
 
 

@@ -18,7 +18,7 @@ bool media_extended(const GiProfile& p) {
 }
 
 TEST(MigProfiles, EveryTableIsSelfConsistent) {
-  ASSERT_EQ(all_mig_tables().size(), 4u);
+  ASSERT_EQ(all_mig_tables().size(), 5u);
   for (const MigTable* t : all_mig_tables()) {
     SCOPED_TRACE(t->family);
     EXPECT_EQ(t->memory_slices, 8u);
@@ -85,7 +85,16 @@ TEST(MigProfiles, LookupByNameAndMemory) {
   EXPECT_EQ(mig_table_for("NVIDIA A100 80GB PCIe", 81920 * MiB), nullptr);
   EXPECT_EQ(mig_table_for("NVIDIA A100-PCIE-40GB", 40960 * MiB), nullptr);
   EXPECT_EQ(mig_table_for("NVIDIA H100 80GB HBM3", 95830 * MiB), nullptr);
-  EXPECT_EQ(mig_table_for("NVIDIA H200", 143771 * MiB), nullptr);
+  // H200 (mig-parted issue 120's -lgip): its own table; not the GH200's or the NVL's.
+  EXPECT_EQ(family(mig_table_for("NVIDIA H200", 143771 * MiB)), "H200 141GB");
+  EXPECT_EQ(mig_table_for("NVIDIA GH200 144G HBM3e", 146831 * MiB), nullptr);
+  EXPECT_EQ(mig_table_for("NVIDIA H200 NVL", 143771 * MiB), nullptr);
+  const MigTable* h200 = mig_table_for("NVIDIA H200", 143771 * MiB);
+  ASSERT_NE(h200, nullptr);
+  ASSERT_NE(gi_profile_by_name(*h200, "1g.18gb"), nullptr);
+  EXPECT_EQ(gi_profile_by_name(*h200, "1g.18gb")->memory_mib, 16384u);  // "16.00" GiB
+  EXPECT_EQ(gib_text(gi_profile_by_name(*h200, "3g.71gb")->memory_mib), "69.50");
+  EXPECT_EQ(gib_text(gi_profile_by_name(*h200, "7g.141gb")->memory_mib), "139.75");
   const MigTable* nvl = mig_table_for("NVIDIA H100 NVL", 95830 * MiB);
   ASSERT_NE(nvl, nullptr);
   EXPECT_EQ(gi_profile_by_name(*nvl, "MIG 3g.47gb"), gi_profile_by_id(*nvl, 9));

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 namespace hwaccel {
@@ -92,6 +93,54 @@ TEST(TreeFacts, NofileInfoWinsAndFamilyNamesAreRefined) {
   ppc.files["/proc/cpuinfo"] = "processor\t: 0\ncpu\t\t: POWER7 (architected)\n";
   notes.clear();
   EXPECT_EQ(facts_from_tree(ppc.view(), notes).arch, "ppc64");
+}
+
+// hwloc's 2ps3-2t tree (a PlayStation 3): "Architecture: ppc" and a Cell
+// cpuinfo, which only a 64-bit (big-endian) kernel runs.
+TEST(TreeFacts, PlayStation3CellIsPpc64) {
+  Tree ps3;
+  ps3.files["/proc/hwloc-nofile-info"] = "Architecture: ppc\n";
+  ps3.files["/proc/cpuinfo"] =
+      "processor\t: 0\ncpu\t\t: Cell Broadband Engine, altivec supported\n"
+      "clock\t\t: 3192.000000MHz\nrevision\t: 16.0 (pvr 0070 1000)\n\n"
+      "timebase\t: 79800000\nplatform\t: PS3\nmodel\t\t: SonyPS3\n";
+  std::vector<std::string> notes;
+  EXPECT_EQ(facts_from_tree(ps3.view(), notes).arch, "ppc64");
+  // The note says why the family "ppc" became ppc64.
+  EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
+                          [](const std::string& n) {
+                            return n.rfind("facts.arch: ppc64", 0) == 0 &&
+                                   n.find("Cell Broadband Engine") != std::string::npos;
+                          }),
+            1);
+  EXPECT_EQ(arch_of("processor\t: 0\ncpu\t\t: PA6T, altivec supported\n"), "ppc64");
+  EXPECT_EQ(arch_of("processor\t: 0\ncpu\t\t: PPC970MP, altivec supported\n"), "ppc64");
+}
+
+// hwloc's 8ia64-2n2s2c tree has no /proc at all; its cache folders carry the
+// `attributes` file that only ia64 kernels write.
+TEST(TreeFacts, Ia64FromSysfsWithoutProc) {
+  Tree t;
+  const std::string cache = "/sys/devices/system/cpu/cpu0/cache/index0/";
+  t.files[cache + "attributes"] = "WriteThrough\n";
+  t.files[cache + "level"] = "1\n";
+  t.files["/sys/devices/system/cpu/cpu1/topology/core_id"] = "0\n";
+  std::vector<std::string> notes;
+  Facts f = facts_from_tree(t.view(), notes);
+  EXPECT_EQ(f.arch, "ia64");
+  std::string why;
+  EXPECT_EQ(arch_from_sysfs(t.view(), why), "ia64");
+  EXPECT_NE(why.find("attributes"), std::string::npos);
+
+  Tree x86;  // the common cacheinfo: write_policy, no attributes
+  x86.files[cache + "write_policy"] = "WriteBack\n";
+  x86.files[cache + "level"] = "1\n";
+  EXPECT_EQ(arch_from_sysfs(x86.view(), why), "");
+  notes.clear();
+  EXPECT_EQ(facts_from_tree(x86.view(), notes).arch, "");
+  Tree odd;  // anything else in the file is not taken for ia64
+  odd.files[cache + "attributes"] = "whatever\n";
+  EXPECT_EQ(arch_from_sysfs(odd.view(), why), "");
 }
 
 TEST(TreeFacts, CpuCountWithoutOnlineList) {

@@ -106,5 +106,34 @@ TEST(AmdPciIds, KnowsTheVerifiedIdsAndWhichAreApus) {
   EXPECT_FALSE(find_amd_gpu_model(0x1640));  // the HD audio function beside a GPU
 }
 
+// The ids issue 35 found shown as "AMD GPU 0x738c", and one of each family
+// added from pci.ids 2026.08.22 (vendor 1002's device lines).
+TEST(AmdPciIds, InstinctRadeonProAndRadeonRxByPciId) {
+  auto name = [](std::uint16_t id) {
+    auto model = find_amd_gpu_model(id);
+    return model ? std::string(model->name) : std::string("unknown");
+  };
+  EXPECT_EQ(name(0x738c), "AMD Instinct MI100");
+  EXPECT_EQ(name(0x738e), "AMD Instinct MI100");
+  EXPECT_EQ(name(0x66a1), "AMD Radeon Instinct MI50/Radeon Pro VII");
+  EXPECT_EQ(name(0x6860), "AMD Instinct MI25/MI25x2/V340/V320");
+  EXPECT_EQ(name(0x7408), "AMD Instinct MI250X");
+  EXPECT_EQ(name(0x74a2), "AMD Instinct MI308X");
+  EXPECT_EQ(name(0x74b5), "AMD Instinct MI300X VF");
+  EXPECT_EQ(name(0x75a0), "AMD Instinct MI350X");
+  EXPECT_EQ(name(0x75a3), "AMD Instinct MI355X");
+  EXPECT_EQ(name(0x73a3), "AMD Radeon PRO W6800");
+  EXPECT_EQ(name(0x745e), "AMD Radeon PRO W7800");
+  EXPECT_EQ(name(0x73a1), "AMD Radeon Pro V620");
+  EXPECT_EQ(name(0x7362), "AMD Radeon Pro V520/V540");
+  EXPECT_EQ(name(0x731f), "AMD Radeon RX 5600 OEM/5600 XT/5700/5700 XT");
+  EXPECT_EQ(name(0x73bf), "AMD Radeon RX 6800/6800 XT/6900 XT");
+  EXPECT_EQ(name(0x747e), "AMD Radeon RX 7700 XT/7800 XT");
+  EXPECT_EQ(name(0x7550), "AMD Radeon RX 9070/9070 XT/9070 GRE");
+  EXPECT_EQ(name(0x7551), "AMD Radeon AI PRO R9700");
+  for (std::uint16_t id : {0x738c, 0x66a1, 0x7550, 0x75a0})
+    EXPECT_FALSE(find_amd_gpu_model(id)->apu);
+}
+
 }  // namespace
 }  // namespace hwaccel

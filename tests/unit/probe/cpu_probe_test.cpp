@@ -94,6 +94,28 @@ TEST(CpuProbe, MissingFilesLeaveFieldsEmptyButTheCpuReady) {
                             {"cpu", "cannot read /proc/meminfo (ENOENT); system memory unknown"}}));
 }
 
+// hwloc's gathers of some machines (16amd64-8n2c) have no /proc/meminfo, only
+// the NUMA nodes' meminfo: cpu:0 has the same total as the system scan.
+TEST(CpuProbe, MemoryFromNumaNodesWithoutProcMeminfo) {
+  testing::FakeHost host;
+  host.files["/proc/cpuinfo"] = kCpuinfo;
+  host.files["/sys/devices/system/cpu/online"] = "0-3\n";
+  host.files["/sys/devices/system/node/node0/meminfo"] = "Node 0 MemTotal:      8386704 kB\n";
+  host.files["/sys/devices/system/node/node1/meminfo"] = "Node 1 MemTotal:      8388608 kB\n";
+  auto result = CpuProbe().run(host);
+  EXPECT_TRUE(result.warnings.empty()) << result.warnings.front().message;
+  const auto& cpu = result.entries[0];
+  ASSERT_TRUE(cpu.memory.total_bytes);
+  EXPECT_EQ(*cpu.memory.total_bytes, (8386704 + 8388608) * kKiB);
+  EXPECT_FALSE(cpu.memory.free_bytes);
+  EXPECT_NE(cpu.memory.source.find("sum of 2"), std::string::npos) << cpu.memory.source;
+  EXPECT_EQ(cpu.provenance.back(), "file:/sys/devices/system/node");
+
+  host.files["/proc/meminfo"] = "MemFree: 100 kB\n";  // there, but without MemTotal
+  auto again = CpuProbe().run(host);
+  EXPECT_EQ(again.entries[0].memory.total_bytes, (8386704 + 8388608) * kKiB);
+}
+
 TEST(CpuProbe, UnreadableFilesNameTheErrno) {
   testing::FakeHost host;
   host.errors["/proc/cpuinfo"] = EACCES;

@@ -219,10 +219,10 @@ TEST(CudaBus, MigInstancesAreEntriesOfTheirOwn) {
   EXPECT_EQ(mig.partition->profile, "3g.40gb");
   EXPECT_EQ(mig.partition->parent_physical_id, "pci:0000:20:00.0");
   EXPECT_EQ(mig.partition->parent_index, 1);
-  // No nvidia-smi -q answer: the name's GB, said to be an estimate.
-  EXPECT_EQ(mig.memory.total_bytes, 40'000'000'000ull);
+  // No nvidia-smi -q, table or -lgip answer: the H100 80GB's profile table.
+  EXPECT_EQ(mig.memory.total_bytes, 40448 * kMiB);
   EXPECT_FALSE(mig.memory.free_bytes);
-  EXPECT_EQ(mig.memory.source.rfind("estimated from the profile name 3g.40gb", 0), 0u)
+  EXPECT_EQ(mig.memory.source.rfind("the H100 80GB MIG profile table (profile 3g.40gb", 0), 0u)
       << mig.memory.source;
   EXPECT_EQ(result.entries[3].physical_id, "mig:0000:20:00.0/1");
   EXPECT_EQ(result.entries[3].index, 3);

@@ -20,6 +20,24 @@ TEST(NvidiaPciIds, KnownAndUnknownIds) {
   EXPECT_FALSE(nvidia_pci_product_name(0x22a3));  // an NVSwitch, not a GPU
 }
 
+// pci.ids 2026.08.22's data-centre, workstation and GeForce 10+ parts, by id.
+TEST(NvidiaPciIds, DataCentreWorkstationAndGeForceByPciId) {
+  EXPECT_EQ(nvidia_pci_device_name(0x1b80), "NVIDIA GeForce GTX 1080");
+  EXPECT_EQ(nvidia_pci_device_name(0x1db5), "NVIDIA Tesla V100 SXM2 32GB");
+  EXPECT_EQ(nvidia_pci_device_name(0x2230), "NVIDIA RTX A6000");
+  EXPECT_EQ(nvidia_pci_device_name(0x233b), "NVIDIA H200 NVL");
+  EXPECT_EQ(nvidia_pci_device_name(0x2348), "NVIDIA GH200 144G HBM3e");
+  EXPECT_EQ(nvidia_pci_device_name(0x26b1), "NVIDIA RTX 6000 Ada Generation");
+  EXPECT_EQ(nvidia_pci_device_name(0x2901), "NVIDIA B200");
+  EXPECT_EQ(nvidia_pci_device_name(0x2941), "NVIDIA HGX GB200");
+  EXPECT_EQ(nvidia_pci_device_name(0x2b85), "NVIDIA GeForce RTX 5090");
+  EXPECT_EQ(nvidia_pci_device_name(0x2bb5), "NVIDIA RTX PRO 6000 Blackwell Server Edition");
+  // The earlier entries keep their names (the captures' and the catalogue's).
+  EXPECT_EQ(nvidia_pci_device_name(0x2335), "NVIDIA H200");
+  EXPECT_FALSE(nvidia_pci_product_name(0x1af1));  // the A100 NVSwitch
+  EXPECT_FALSE(nvidia_pci_product_name(0x2900));  // "Reserved Dev ID A": no product
+}
+
 TEST(NvidiaGpuInformation, TheModuleFile) {
   auto info = parse_nvidia_gpu_information(
       "Model: \t\t NVIDIA GB10\nIRQ:   \t\t 134\n"

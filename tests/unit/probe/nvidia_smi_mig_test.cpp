@@ -169,8 +169,8 @@ TEST(NvidiaSmiMig, TheProbeTakesTheTableWhereDashQFails) {
   for (const auto& argv : host.runs) EXPECT_NE(argv, cuda_mig_lgip_argv());
 }
 
-// No -q, a table without the block: -lgip's profile sizes, then the name.
-TEST(NvidiaSmiMig, TheProbeFallsBackToLgipThenToTheName) {
+// No -q, a table without the block: -lgip's profile sizes, then the profile table.
+TEST(NvidiaSmiMig, TheProbeFallsBackToLgipThenToTheProfileTable) {
   testing::FakeHost host;
   host.tools[cuda_query_argv(cuda_query_fields())] =
       ok("index, uuid, pci.bus_id, name, memory.total [MiB], memory.used [MiB], memory.free [MiB], "
@@ -190,16 +190,13 @@ TEST(NvidiaSmiMig, TheProbeFallsBackToLgipThenToTheName) {
   EXPECT_FALSE(result.entries[1].memory.free_bytes);
   EXPECT_EQ(result.entries[1].memory.source,
             "nvidia-smi mig -lgip (profile 1g.24gb: 21.50 GiB, to 0.01 GiB; free unknown)");
-  // 3g.47gb is not in these rows: the name's estimate, and a warning that says why.
-  EXPECT_EQ(result.entries[2].memory.source.rfind("estimated from the profile name 3g.47gb", 0),
-            0u);
-  bool warned = false;
+  // 3g.47gb is not in these rows: the H100 NVL's profile table (the full -lgip's 46.12 GiB).
+  EXPECT_EQ(result.entries[2].memory.total_bytes, 47232 * kMiB);
+  EXPECT_EQ(
+      result.entries[2].memory.source.rfind("the H100 NVL MIG profile table (profile 3g.47gb", 0),
+      0u);
   for (const auto& w : result.warnings)
-    warned |= w.message.rfind(
-                  "MIG sizes estimated from the profile names: nvidia-smi's table "
-                  "has no MIG devices block",
-                  0) == 0;
-  EXPECT_TRUE(warned);
+    EXPECT_EQ(w.message.find("MIG sizes estimated"), std::string::npos) << w.message;
 }
 
 }  // namespace

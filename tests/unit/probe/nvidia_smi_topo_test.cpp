@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/test_support.h"
+
 namespace hwaccel {
 namespace {
 
@@ -68,6 +70,51 @@ TEST(NvidiaSmiTopo, GarbageIsNotedNeverThrown) {
   std::string noise;
   for (int i = 0; i < 2000; ++i) noise += char(i * 37 % 256);
   (void)parse_nvidia_smi_topo(noise);
+}
+
+// A real `topo -m` as people paste it, tabs turned to spaces: four V100-SXM2
+// with NVLink (NV1/NV2), from an lmdeploy issue (fixtures/real/README.md).
+TEST(NvidiaSmiTopo, RealCapturePastedWithSpaces) {
+  const std::string file = "nvidia-smi-topo__4x-v100-sxm2__spaces__lmdeploy-issue-4408.txt";
+  auto text = testing::slurp(testing::real_capture_path(file));
+  if (!text) GTEST_FAIL() << "real capture not found: " << testing::real_capture_path(file);
+  ASSERT_EQ(text->find('\t'), std::string::npos) << "the capture is the spaces-only paste";
+  auto topo = parse_nvidia_smi_topo(*text);
+  EXPECT_TRUE(topo.problems.empty()) << topo.problems.front();
+  ASSERT_EQ(topo.gpus.size(), 4u);
+  for (const auto& gpu : topo.gpus) {
+    EXPECT_EQ(gpu.cpu_affinity, "20-39,60-79") << "GPU" << gpu.gpu;
+    EXPECT_EQ(gpu.numa_node, 1) << "GPU" << gpu.gpu;
+  }
+  ASSERT_EQ(topo.links.size(), 6u);  // every pair of 4 GPUs, by NVLink
+  const int lanes[4][4] = {{0, 2, 2, 1}, {2, 0, 1, 2}, {2, 1, 0, 1}, {1, 2, 1, 0}};
+  for (const auto& link : topo.links) {
+    EXPECT_EQ(link.kind, "nvlink") << link.a << "-" << link.b;
+    EXPECT_EQ(link.lanes, lanes[link.a][link.b]) << link.a << "-" << link.b;
+  }
+}
+
+// Spaces with NICs, an old driver's SOC, N/A affinity and a 7-letter cell
+// followed by a single space (tab stops every 8 columns).
+TEST(NvidiaSmiTopo, SpacesWithNicsAndShortGaps) {
+  auto topo = parse_nvidia_smi_topo(
+      "        GPU0    GPU1    GPU2    NIC0    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+      "GPU0     X      NV12    SOC     PXB     0-31,64-95      0               N/A\n"
+      "GPU1    NV12     X      PIX     NODE    0,2,4,6 1               N/A\n"
+      "GPU2    SOC     PIX      X      SYS     N/A     N/A             N/A\n"
+      "NIC0    PXB     NODE    SYS      X\n"
+      "\nLegend:\n\n  X    = Self\n\nNIC Legend:\n\n  NIC0: mlx5_0\n");
+  EXPECT_TRUE(topo.problems.empty()) << topo.problems.front();
+  ASSERT_EQ(topo.gpus.size(), 3u);
+  EXPECT_EQ(topo.gpus[0].cpu_affinity, "0-31,64-95");
+  EXPECT_EQ(topo.gpus[1].cpu_affinity, "0,2,4,6");
+  EXPECT_EQ(topo.gpus[1].numa_node, 1);
+  EXPECT_EQ(topo.gpus[2].cpu_affinity, "");
+  EXPECT_FALSE(topo.gpus[2].numa_node);
+  ASSERT_EQ(topo.links.size(), 3u);
+  EXPECT_EQ(topo.links[0].lanes, 12);
+  EXPECT_EQ(topo.links[1].path, "SOC");
+  EXPECT_EQ(topo.links[2].path, "PIX");
 }
 
 }  // namespace

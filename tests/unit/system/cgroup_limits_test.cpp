@@ -115,6 +115,35 @@ TEST(CgroupLimits, DockerOnCgroupV1WithANamespaceRoot) {
   EXPECT_FALSE(read_cgroup_limits(h).memory_limit);
 }
 
+// hwloc's 32amd64-4s2n4c-cgroup2 tree (a Slurm step): no /proc/self/cgroup,
+// but /proc/self/cpuset names the step and /proc/mounts has a cgroup2 mount
+// (beside v1 memory and freezer hierarchies, which have no path to follow).
+TEST(CgroupLimits, CgroupV2FoundThroughProcSelfCpuset) {
+  testing::FakeHost h;
+  h.files["/proc/self/cpuset"] = "/uid_2008/job_15389/step_0\n";
+  h.files["/proc/mounts"] =
+      "none /cgroup/freezer cgroup rw,relatime,freezer 0 0\n"
+      "none /cgroup/memory cgroup rw,relatime,memory 0 0\n"
+      "none /cgroup/unified cgroup2 rw 0 0\n";
+  const std::string step = "/cgroup/unified/uid_2008/job_15389/step_0";
+  h.files[step + "/cpuset.cpus.effective"] = "0-5\n";
+  h.files[step + "/cpuset.mems.effective"] = "0-5\n";
+  CgroupLimits c = read_cgroup_limits(h);
+  EXPECT_EQ(c.version, 2);
+  EXPECT_EQ(c.path, "/uid_2008/job_15389/step_0");
+  ASSERT_TRUE(c.cpus);
+  EXPECT_EQ(*c.cpus, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(c.cpus_file, step + "/cpuset.cpus.effective");
+  ASSERT_TRUE(c.mems);
+  EXPECT_EQ(c.mems->size(), 6u);
+  EXPECT_EQ(locate_cgroup_folder(h, "devices").dir, step);
+
+  // With /proc/self/cgroup there, its "0::" line is the path, not the cpuset's.
+  h.files["/proc/self/cgroup"] = "0::/elsewhere\n";
+  h.files["/cgroup/unified/elsewhere/cpuset.cpus.effective"] = "7\n";
+  EXPECT_EQ(*read_cgroup_limits(h).cpus, std::vector<int>{7});
+}
+
 // A Kubernetes container with resources.limits.cpu: "4" on a 32-CPU node
 // (cgroup v2, namespaced: the container's cgroup is the mount's root). The
 // cpuset allows all 32; cpu.max gives 4 CPUs' time.
