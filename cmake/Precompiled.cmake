@@ -22,7 +22,7 @@ set(HWACCEL_PCH_STD
 # over-reading (GCC bugs 105329, 105651; the same files compile clean without the
 # header). Test code (QUIET_GCC12) turns those four warnings off, and ASan checks
 # it at run time. Product code keeps them: with GCC 12 its optimized build goes
-# without the header; its unoptimized (sanitizer) build and clang's (fuzz) use it.
+# without the header; its unoptimized (sanitizer) build uses it.
 function(hwaccel_pch target)
   cmake_parse_arguments(PCH "QUIET_GCC12" "" "" ${ARGN})
   if(NOT HWACCEL_PCH)

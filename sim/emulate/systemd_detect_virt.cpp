@@ -43,6 +43,13 @@ std::string container_from_string(std::string_view value) {
   return "container-other";
 }
 
+// The VM of the recorded host, as hwaccel's runtime check reads its snapshot.
+std::string recorded_vm_id(const Snapshot& snapshot) {
+  SnapshotHost host(snapshot);
+  std::vector<Warning> ignored;
+  return systemd_vm_id(detect_runtime_environment(host, ignored));
+}
+
 ToolAnswer answer(const std::string& id, bool quiet) {
   ToolAnswer a;
   if (!quiet) a.out = id + "\n";
@@ -147,19 +154,13 @@ ToolAnswer emulate_systemd_detect_virt(const EmulatedHost& host,
       return {"", "", 1};  // the recorded host ran its recorder neither chrooted nor in one
     case Mode::container:
       return answer(systemd_container_id(host.snapshot), quiet);
-    case Mode::vm: {
-      SnapshotHost snapshot_host(host.snapshot);
-      std::vector<Warning> ignored;
-      return answer(systemd_vm_id(detect_runtime_environment(snapshot_host, ignored)), quiet);
-    }
+    case Mode::vm:
+      return answer(recorded_vm_id(host.snapshot), quiet);
     case Mode::any:
       break;
   }
   std::string container = systemd_container_id(host.snapshot);
-  if (container != "none") return answer(container, quiet);
-  SnapshotHost snapshot_host(host.snapshot);
-  std::vector<Warning> ignored;
-  return answer(systemd_vm_id(detect_runtime_environment(snapshot_host, ignored)), quiet);
+  return answer(container != "none" ? container : recorded_vm_id(host.snapshot), quiet);
 }
 
 }  // namespace hwaccel::sim

@@ -166,14 +166,25 @@ Result<Fd> InsideTree::open(std::string_view path, int flags, bool follow_last) 
     how.flags = static_cast<std::uint64_t>(flags | (follow_last ? 0 : O_NOFOLLOW));
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
     const std::string relative = rel->empty() ? "." : std::string(*rel);
-    const long fd = ::syscall(SYS_openat2, dir_.get(), relative.c_str(), &how, sizeof how);
+    // EAGAIN: a rename or mount anywhere on the machine during a lookup with
+    // ".." (sysfs links are "../../devices/..."), which the kernel cannot then
+    // prove stayed beneath; it asks the caller to retry. Under load (other
+    // runs mounting namespaces) that made a device's sysfs files vanish for a
+    // moment. Retried, then the walk decides.
+    long fd = -1;
+    int code = 0;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      fd = ::syscall(SYS_openat2, dir_.get(), relative.c_str(), &how, sizeof how);
+      code = errno;
+      if (fd >= 0 || code != EAGAIN) break;
+    }
     if (fd >= 0) return Fd(static_cast<int>(fd));
-    const int code = errno;
     if (code == ENOSYS) g_openat2 = false;
     // EXDEV: a step the kernel will not take beneath the folder (an absolute
     // link may still come back in); ELOOP: a loop, or a magic link; EPERM,
-    // E2BIG: a filter or an older openat2. The walk decides.
-    if (code != EXDEV && code != ELOOP && code != ENOSYS && code != EPERM && code != E2BIG)
+    // E2BIG: a filter or an older openat2; EAGAIN: still racing. The walk decides.
+    if (code != EXDEV && code != ELOOP && code != ENOSYS && code != EPERM && code != E2BIG &&
+        code != EAGAIN)
       return make_error(code, path);
   }
   std::vector<std::string> trees = also_;

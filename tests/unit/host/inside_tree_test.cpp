@@ -6,9 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "src/host/live_host.h"
 
@@ -74,6 +76,31 @@ TEST_P(InsideTreeTest, LinksThatStayInsideAreFollowed) {
   EXPECT_EQ(read(tree, "class/card0/vendor"), "0x10de\n");
   EXPECT_EQ(read(tree, "absolute_in"), "0x10de\n");
   EXPECT_EQ(read(tree, "devices/card0/../card0/vendor"), "0x10de\n");
+}
+
+// A rename anywhere on the machine during a lookup through ".." makes openat2
+// answer EAGAIN ("retry"); that was returned as the read's error, and under load
+// (other runs mounting and renaming) a device's sysfs files vanished for a moment.
+TEST_P(InsideTreeTest, RenamesElsewhereNeverFailAReadThroughDotDot) {
+  InsideTree tree(tree_.string());
+  std::atomic<bool> stop{false};
+  std::thread renamer([&] {
+    const std::string a = (top_ / "outside/a").string(), b = (top_ / "outside/b").string();
+    std::ofstream(a) << "x";
+    while (!stop) {
+      ::rename(a.c_str(), b.c_str());
+      ::rename(b.c_str(), a.c_str());
+    }
+  });
+  int wrong = 0;
+  std::string last;
+  for (int i = 0; i < 3000; ++i) {
+    std::string got = read(tree, "class/card0/vendor");
+    if (got != "0x10de\n") ++wrong, last = got;
+  }
+  stop = true;
+  renamer.join();
+  EXPECT_EQ(wrong, 0) << last;
 }
 
 TEST_P(InsideTreeTest, EveryWayOutIsRefusedWithEXDEVNamingThePath) {
