@@ -35,9 +35,12 @@ TEST(Readme, OpeningParagraphNamesEveryBackendAndHowMany) {
 
 TEST(Readme, LayoutBlockListsEveryProbe) {
   const std::string text = readme();
-  const auto start = text.find("\nsrc/probe/");
+  // The layout block lists folders by layer: "probe       src/probe/  ...",
+  // continued on indented lines up to the next layer's row ("host ...").
+  const auto start = text.find("\nprobe ");
   ASSERT_NE(start, std::string::npos);
-  const std::string entry = text.substr(start, text.find("\nsrc/catalog/") - start);
+  ASSERT_NE(text.find("src/probe/", start), std::string::npos);
+  const std::string entry = text.substr(start, text.find("\nhost ", start) - start);
   for (const auto& name : reported_backend_names())
     EXPECT_NE(entry.find(name), std::string::npos)
         << "README.md's layout line for src/probe/ does not list " << name;
