@@ -32,6 +32,17 @@ std::optional<long long> property(std::string_view text, std::string_view key) {
   return std::nullopt;
 }
 
+// A sysfs counter in bytes ("4294967296\n"); nothing when absent or not a number.
+std::optional<std::uint64_t> recorded_bytes(const Snapshot& snapshot, const std::string& path) {
+  auto text = recorded_text(snapshot, path);
+  if (!text) return std::nullopt;
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value, 10);
+  if (ec != std::errc() || end != text->data() + text->size() || text->empty())
+    return std::nullopt;
+  return value;
+}
+
 // The KFD node whose PCI location (bus << 8 | devfn, domain) is the GPU's.
 std::optional<int> kfd_node_of(const Snapshot& snapshot, const std::string& bdf,
                                std::optional<int>& simds) {
@@ -73,13 +84,24 @@ std::vector<AmdGpu> amd_gpus(const EmulatedHost& host) {
     gpu.bdf = entry->pci_bus_id;
     gpu.device_id = entry->pci_device_id.value_or(0);
     gpu.gfx = entry->compute_class;
-    gpu.vram_total = entry->memory.total_bytes;
-    if (entry->memory.total_bytes && entry->memory.free_bytes &&
-        *entry->memory.free_bytes <= *entry->memory.total_bytes)
-      gpu.vram_used = *entry->memory.total_bytes - *entry->memory.free_bytes;
     gpu.unified = entry->memory.kind == MemoryKind::unified;
+    gpu.pool_bytes = entry->memory.total_bytes;
     gpu.numa_node = entry->numa_node;
     const std::string dir = "/sys/bus/pci/devices/" + gpu.bdf + "/";
+    // The tools read amdgpu's own counters. Only a discrete GPU's detected
+    // memory is its VRAM; an APU's is GTT (system memory), never VRAM.
+    gpu.vram_total = recorded_bytes(host.snapshot, dir + "mem_info_vram_total");
+    gpu.vram_used = recorded_bytes(host.snapshot, dir + "mem_info_vram_used");
+    if (!gpu.vram_total && !gpu.unified) {
+      gpu.vram_total = entry->memory.total_bytes;
+      if (entry->memory.total_bytes && entry->memory.free_bytes &&
+          *entry->memory.free_bytes <= *entry->memory.total_bytes)
+        gpu.vram_used = *entry->memory.total_bytes - *entry->memory.free_bytes;
+    }
+    gpu.vis_vram_total = recorded_bytes(host.snapshot, dir + "mem_info_vis_vram_total");
+    gpu.vis_vram_used = recorded_bytes(host.snapshot, dir + "mem_info_vis_vram_used");
+    gpu.gtt_total = recorded_bytes(host.snapshot, dir + "mem_info_gtt_total");
+    gpu.gtt_used = recorded_bytes(host.snapshot, dir + "mem_info_gtt_used");
     if (auto rev = recorded_text(host.snapshot, dir + "revision"))
       if (auto v = number_in(*rev, 16)) gpu.revision = static_cast<std::uint8_t>(*v);
     if (auto name = recorded_text(host.snapshot, dir + "product_name"); name && !name->empty())

@@ -19,7 +19,14 @@ struct AmdGpu {
   std::uint16_t device_id = 0;
   std::uint8_t revision = 0;
   std::string gfx;  // "gfx942"
+  // What amdgpu's sysfs says (mem_info_*): on an APU, VRAM is the firmware's
+  // carve-out and GTT the system memory the GPU may map; unknown when not recorded.
   std::optional<std::uint64_t> vram_total, vram_used;
+  std::optional<std::uint64_t> vis_vram_total, vis_vram_used;
+  std::optional<std::uint64_t> gtt_total, gtt_used;
+  // The memory detection gives the device (on an APU, the GPU-visible system
+  // memory): what the HSA runtime offers as the agent's pool.
+  std::optional<std::uint64_t> pool_bytes;
   bool unified = false;                             // an APU: its memory is the host's
   std::string unique_id;                            // "0x8d1457e2c20f59d2"; "" unknown
   std::string serial;                               // "" unknown

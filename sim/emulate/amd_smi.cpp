@@ -115,6 +115,37 @@ Json static_of(const EmulatedHost& host, const AmdGpu& gpu, const std::vector<st
   return j;
 }
 
+// `metric --mem-usage`: amdgpu's VRAM, visible-VRAM and GTT counters in MB
+// (MiB, as amd-smi counts). A counter not recorded is N/A, and so is what
+// would be derived from it.
+Json mem_usage_of(const AmdGpu& gpu) {
+  auto mb = [](const std::optional<std::uint64_t>& bytes) {
+    if (!bytes) return Json("N/A");
+    Json v;
+    v["value"] = emulate::mib_of(*bytes);
+    v["unit"] = "MB";
+    return v;
+  };
+  auto free_of = [](const std::optional<std::uint64_t>& total,
+                    const std::optional<std::uint64_t>& used) -> std::optional<std::uint64_t> {
+    if (!total || !used || *used > *total) return std::nullopt;
+    return *total - *used;
+  };
+  Json j;
+  j["gpu"] = gpu.index;
+  Json& m = j["mem_usage"];
+  m["total_vram"] = mb(gpu.vram_total);
+  m["used_vram"] = mb(gpu.vram_used);
+  m["free_vram"] = mb(free_of(gpu.vram_total, gpu.vram_used));
+  m["total_visible_vram"] = mb(gpu.vis_vram_total);
+  m["used_visible_vram"] = mb(gpu.vis_vram_used);
+  m["free_visible_vram"] = mb(free_of(gpu.vis_vram_total, gpu.vis_vram_used));
+  m["total_gtt"] = mb(gpu.gtt_total);
+  m["used_gtt"] = mb(gpu.gtt_used);
+  m["free_gtt"] = mb(free_of(gpu.gtt_total, gpu.gtt_used));
+  return j;
+}
+
 // The human form: "GPU: N", then KEY: value with four spaces per level.
 void human(std::string& out, const Json& j, int depth) {
   for (auto it = j.begin(); it != j.end(); ++it) {
@@ -140,7 +171,7 @@ ToolAnswer emulate_amd_smi(const EmulatedHost& host, const std::vector<std::stri
   if (argv.size() < 2 || argv[1] == "-h" || argv[1] == "--help")
     return {std::string(kUsage) + "\nAMD System Management Interface\n", "", 0};
   const std::string& command = argv[1];
-  if (command != "list" && command != "static")
+  if (command != "list" && command != "static" && command != "metric")
     return emulate::usage_error(std::string(kUsage) +
                                     "amd-smi: error: argument : invalid choice: '" + command +
                                     "' " + kCommands + "\n",
@@ -166,6 +197,10 @@ ToolAnswer emulate_amd_smi(const EmulatedHost& host, const std::vector<std::stri
       parts.push_back("vram");
     } else if (command == "static" && (a == "-u" || a == "--numa")) {
       parts.push_back("numa");
+    } else if (command == "metric" && (a == "-m" || a == "--mem-usage")) {
+      parts.push_back("mem_usage");
+    } else if (command == "metric" && !a.empty() && a[0] == '-') {
+      return {"", "hwsim: amd-smi metric " + a + ": not emulated (only -m/--mem-usage is)\n", 2};
     } else {
       return emulate::usage_error("usage: amd-smi " + command +
                                       " [-h] [--json | --csv] [--file FILE] [--loglevel LEVEL]\n" +
@@ -173,6 +208,8 @@ ToolAnswer emulate_amd_smi(const EmulatedHost& host, const std::vector<std::stri
                                   2);
     }
   }
+  if (command == "metric" && parts.empty())
+    return {"", "hwsim: amd-smi metric without -m/--mem-usage: not emulated (only -m is)\n", 2};
   if (emulate::amdgpu_missing(host))
     return {
         "",
@@ -185,7 +222,9 @@ ToolAnswer emulate_amd_smi(const EmulatedHost& host, const std::vector<std::stri
     if (!selected.empty() &&
         std::find(selected.begin(), selected.end(), gpu.index) == selected.end())
       continue;
-    all.push_back(command == "list" ? list_of(host, gpu) : static_of(host, gpu, parts));
+    all.push_back(command == "list"     ? list_of(host, gpu)
+                  : command == "metric" ? mem_usage_of(gpu)
+                                        : static_of(host, gpu, parts));
   }
   if (json) return {all.dump(4, ' ', false, Json::error_handler_t::replace) + "\n", "", 0};
   std::string out;

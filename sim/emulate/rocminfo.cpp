@@ -148,7 +148,7 @@ ToolAnswer emulate_rocminfo(const EmulatedHost& host, const std::vector<std::str
     out += line(2, "Pool Info", "");
     out += title(4, "Pool 1");
     out += line(6, "Segment", "GLOBAL; FLAGS: COARSE GRAINED");
-    if (gpu.vram_total) out += line(6, "Size", with_hex(*gpu.vram_total / 1024) + " KB");
+    if (gpu.pool_bytes) out += line(6, "Size", with_hex(*gpu.pool_bytes / 1024) + " KB");
     out += line(2, "ISA Info", "");
     out += title(4, "ISA 1");
     out += line(6, "Name", "amdgcn-amd-amdhsa--" + gpu.gfx);

@@ -40,6 +40,30 @@ TEST(AmdSmiEmulator, HumanListHasABlockPerGpu) {
   EXPECT_EQ(stat.out.find("VRAM:"), std::string::npos) << "only --asic asked";
 }
 
+// An APU's VRAM is amdgpu's carve-out (4 GiB on this Strix Halo), its GTT the
+// 96 GiB of system memory it may map: amd-smi keeps them apart.
+TEST(AmdSmiEmulator, AnApusVramAndGttAreAmdgpusOwnCounters) {
+  auto c = testing::load_host("strix-halo");
+  ASSERT_TRUE(c);
+  auto stat = nlohmann::json::parse(ask(*c, {"amd-smi", "static", "--vram", "--json"}).out);
+  EXPECT_EQ(stat[0].at("vram").at("size").at("value"), 4096);
+  auto metric = ask(*c, {"amd-smi", "metric", "--mem-usage", "--json"});
+  ASSERT_EQ(metric.exit_code, 0) << metric.err;
+  const auto mem = nlohmann::json::parse(metric.out)[0].at("mem_usage");
+  EXPECT_EQ(mem.at("total_vram").at("value"), 4096);
+  EXPECT_EQ(mem.at("used_vram").at("value"), 181092352 / (1024 * 1024));
+  EXPECT_EQ(mem.at("free_vram").at("value"), (4294967296 - 181092352) / (1024 * 1024));
+  EXPECT_EQ(mem.at("total_gtt").at("value"), 98304);
+  EXPECT_EQ(mem.at("used_gtt"), "N/A") << "not recorded";
+  EXPECT_EQ(mem.at("free_gtt"), "N/A") << "derived from what was not recorded";
+  auto human = ask(*c, {"amd-smi", "metric", "-m"});
+  EXPECT_NE(human.out.find("    MEM_USAGE:\n        TOTAL_VRAM: 4096 MB\n"), std::string::npos)
+      << human.out;
+  auto other = ask(*c, {"amd-smi", "metric", "--power"});
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("not emulated"), std::string::npos) << other.err;
+}
+
 TEST(AmdSmiEmulator, UuidIsBuiltFromTheSerialAsAmdSmiDoes) {
   emulate::AmdGpu gpu;
   gpu.device_id = 0x74a1;

@@ -36,12 +36,51 @@ TEST(RocmSmiEmulator, JsonCardsAreTheHostsAmdGpusOnEveryFixture) {
       EXPECT_EQ(card.at("Card series"), gpus[i]->name) << c->name;
       EXPECT_EQ(card.at("PCI Bus"), gpus[i]->pci_bus_id) << c->name;
       EXPECT_EQ(card.at("GFX Version"), gpus[i]->compute_class) << c->name;
-      if (gpus[i]->memory.total_bytes) {
+      // A discrete GPU's detected memory is its VRAM; an APU's is system
+      // memory (GTT), and its VRAM is amdgpu's carve-out counter.
+      const bool apu = gpus[i]->memory.kind == MemoryKind::unified;
+      const auto sysfs_vram = c->snapshot.files.find("/sys/bus/pci/devices/" +
+                                                     gpus[i]->pci_bus_id + "/mem_info_vram_total");
+      if (apu && sysfs_vram != c->snapshot.files.end()) {
+        EXPECT_EQ(card.at("VRAM Total Memory (B)").get<std::string>() + "\n",
+                  sysfs_vram->second.bytes)
+            << c->name;
+      } else if (!apu && gpus[i]->memory.total_bytes) {
         EXPECT_EQ(card.at("VRAM Total Memory (B)"), std::to_string(*gpus[i]->memory.total_bytes))
             << c->name;
       }
     }
   }
+}
+
+// On an APU, rocm-smi's VRAM is the firmware's carve-out and GTT the system
+// memory the GPU may map, each read from amdgpu's own counters: a Strix Halo
+// with 4 GiB carved out shows 4 GiB of VRAM, not its 96 GiB of GTT.
+TEST(RocmSmiEmulator, AnApusVramIsTheCarveOutAndGttIsItsOwnCounter) {
+  struct Case {
+    const char* host;
+    const char* vram_total;
+    const char* vram_used;
+    const char* gtt_total;
+  };
+  for (const Case& k : {Case{"strix-halo", "4294967296", "181092352", "103079215104"},
+                        Case{"ryzen-ai-laptop", "536870912", "132452352", "16383512576"}}) {
+    auto c = testing::load_host(k.host);
+    ASSERT_TRUE(c) << k.host;
+    auto doc = nlohmann::json::parse(
+        ask(*c, {"rocm-smi", "--showmeminfo", "vram", "gtt", "vis_vram", "--json"}).out);
+    const auto& card = doc.at("card0");
+    EXPECT_EQ(card.at("VRAM Total Memory (B)"), k.vram_total) << k.host;
+    EXPECT_EQ(card.at("VRAM Total Used Memory (B)"), k.vram_used) << k.host;
+    EXPECT_EQ(card.at("GTT Total Memory (B)"), k.gtt_total) << k.host;
+    EXPECT_EQ(card.at("GTT Total Used Memory (B)"), "N/A") << k.host << ": not recorded";
+    EXPECT_EQ(card.at("VIS_VRAM Total Memory (B)"), "N/A") << k.host << ": not recorded";
+  }
+  auto c = testing::load_host("strix-halo");
+  ASSERT_TRUE(c);
+  auto table = ask(*c, {"rocm-smi"});
+  EXPECT_NE(table.out.find("4%"), std::string::npos)
+      << "VRAM% is 181092352 of 4294967296 bytes\n" << table.out;
 }
 
 TEST(RocmSmiEmulator, TextSectionsAndTheConciseTable) {
