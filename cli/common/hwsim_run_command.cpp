@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/hwsim_libraries.h"
 #include "cli/common/hwsim_run_cache.h"
 #include "cli/common/hwsim_run_vulkan.h"
 #include "sim/dev_nodes.h"
@@ -13,6 +14,7 @@
 #include "sim/kernel_fill.h"
 #include "sim/materialize.h"
 #include "sim/mount_plan.h"
+#include "sim/nvidia_software.h"
 #include "sim/run_environment.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
@@ -82,26 +84,6 @@ MaskSpec container_markers(const Snapshot& s) {
   return masks;
 }
 
-// The simulated libnvidia-ml.so.1 (nvml/, docs/nvml.md): $HWSIM_NVML_LIBRARY, else
-// beside this hwsim (the build folder), else its installed place (LIBDIR/hwaccel);
-// "" when none.
-std::string nvml_library() {
-  LiveHost live;
-  auto usable = [&](const std::string& path) {
-    return !path.empty() && path[0] == '/' && live.stat(path).ok();
-  };
-  if (auto given = live.env("HWSIM_NVML_LIBRARY"); given && usable(*given)) return *given;
-  auto exe = live.readlink("/proc/self/exe");
-  if (!exe) return "";
-  std::string dir = exe.value().substr(0, exe.value().rfind('/'));
-  if (usable(dir + "/libnvidia-ml.so.1")) return dir + "/libnvidia-ml.so.1";
-#ifdef HWSIM_NVML_INSTALL_DIR
-  if (usable(HWSIM_NVML_INSTALL_DIR "/libnvidia-ml.so.1"))
-    return HWSIM_NVML_INSTALL_DIR "/libnvidia-ml.so.1";
-#endif
-  return "";
-}
-
 // Where NVIDIA's Debian/Ubuntu packages put the library, for this machine's loader.
 #if defined(__aarch64__)
 constexpr const char* kNvmlDir = "/usr/lib/aarch64-linux-gnu";
@@ -112,9 +94,11 @@ constexpr const char* kNvmlDir = "/usr/lib/x86_64-linux-gnu";
 // Programs that load NVML see the snapshot's GPUs, not this machine's (or none).
 // Said with -v (a run where everything is covered prints nothing).
 void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
-  std::string library = nvml_library();
+  // The simulated libnvidia-ml.so.1 (nvml/, docs/nvml.md).
+  std::string library = simulated_library_file("HWSIM_NVML_LIBRARY", "libnvidia-ml.so.1");
   if (library.empty()) {
-    std::cerr << "hwsim run: not covered: NVML: no simulated libnvidia-ml.so.1 beside hwsim "
+    std::cerr << "hwsim run: not covered: NVML: no simulated libnvidia-ml.so.1 beside hwsim or in its "
+                 "library folder "
                  "(set HWSIM_NVML_LIBRARY): programs load this machine's, if any\n";
     return;
   }
@@ -125,31 +109,15 @@ void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
               << "/libnvidia-ml.so.1 answers from the snapshot (" << library << ")\n";
 }
 
-// The simulated libcuda.so.1 (cuda/, docs/cuda.md): $HWSIM_CUDA_LIBRARY, else
-// beside this hwsim, else its installed place (beside the simulated NVML); "" when none.
-std::string cuda_library() {
-  LiveHost live;
-  auto usable = [&](const std::string& path) {
-    return !path.empty() && path[0] == '/' && live.stat(path).ok();
-  };
-  if (auto given = live.env("HWSIM_CUDA_LIBRARY"); given && usable(*given)) return *given;
-  auto exe = live.readlink("/proc/self/exe");
-  if (!exe) return "";
-  std::string dir = exe.value().substr(0, exe.value().rfind('/'));
-  if (usable(dir + "/libcuda.so.1")) return dir + "/libcuda.so.1";
-#ifdef HWSIM_NVML_INSTALL_DIR
-  if (usable(HWSIM_NVML_INSTALL_DIR "/libcuda.so.1")) return HWSIM_NVML_INSTALL_DIR "/libcuda.so.1";
-#endif
-  return "";
-}
-
 // Programs that load the CUDA driver (runtimes, Numba, Ollama) see the snapshot's
 // GPUs through it, at the path NVIDIA's packages put it (libcuda.so.1, and the
 // libcuda.so development link some dlopen).
 void simulate_cuda(MaskSpec& masks, bool use_namespace, bool verbose) {
-  std::string library = cuda_library();
+  // The simulated libcuda.so.1 (cuda/, docs/cuda.md).
+  std::string library = simulated_library_file("HWSIM_CUDA_LIBRARY", "libcuda.so.1");
   if (library.empty()) {
-    std::cerr << "hwsim run: not covered: CUDA: no simulated libcuda.so.1 beside hwsim "
+    std::cerr << "hwsim run: not covered: CUDA: no simulated libcuda.so.1 beside hwsim or in its "
+                 "library folder "
                  "(set HWSIM_CUDA_LIBRARY): programs load this machine's, if any\n";
     return;
   }
@@ -158,6 +126,19 @@ void simulate_cuda(MaskSpec& masks, bool use_namespace, bool verbose) {
   if (use_namespace && verbose)
     std::cerr << "hwsim run: CUDA is simulated: " << kNvmlDir
               << "/libcuda.so.1 answers from the snapshot (" << library << ")\n";
+}
+
+// A host without NVIDIA's software has no libnvidia-ml.so.1 or libcuda.so.1 to
+// load: this machine's, if any, are hidden, so dlopen fails as it did there
+// (not a library that answers "driver not loaded", which a device plugin reads
+// as a broken driver).
+void hide_nvidia_libraries(MaskSpec& masks, bool use_namespace, bool verbose,
+                           const std::string& why) {
+  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so", "/libcuda.so.1", "/libcuda.so"})
+    masks.hide.push_back(std::string(kNvmlDir) + name);
+  if (use_namespace && verbose)
+    std::cerr << "hwsim run: NVML and CUDA: the host had no NVIDIA software (" << why
+              << "): no libnvidia-ml.so.1 or libcuda.so.1 at " << kNvmlDir << "\n";
 }
 
 // Each folder of `search` (a PATH) that holds an executable `name`.
@@ -456,8 +437,12 @@ int RunCommand::run() const {
     std::cerr << "hwsim run: not presented: " << sim::display_quote(path)
               << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";
   spec.masks = container_markers(*snapshot);
-  simulate_nvml(spec.masks, spec.use_namespace, args->verbose);
-  simulate_cuda(spec.masks, spec.use_namespace, args->verbose);
+  if (auto nvidia = sim::nvidia_software(*snapshot); nvidia.present) {
+    simulate_nvml(spec.masks, spec.use_namespace, args->verbose);
+    simulate_cuda(spec.masks, spec.use_namespace, args->verbose);
+  } else {
+    hide_nvidia_libraries(spec.masks, spec.use_namespace, args->verbose, nvidia.why);
+  }
   simulate_vulkan(*snapshot, spec, real_path, args->verbose);
   spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);

@@ -2,8 +2,8 @@
 
 #include <iostream>
 
+#include "cli/common/hwsim_libraries.h"
 #include "sim/materialize.h"
-#include "src/host/live_host.h"
 #include "src/host/process_runner.h"
 #include "src/host/snapshot_host.h"
 #include "src/probe/vulkan_probe.h"
@@ -12,25 +12,6 @@ namespace hwaccel::cli {
 namespace {
 
 constexpr const char* kManifest = "hwsim_vulkan_icd.json";
-
-// The driver's manifest: $HWSIM_VULKAN_ICD, else beside this hwsim (the build
-// folder), else its installed place (beside the simulated NVML); "" when none.
-std::string vulkan_manifest() {
-  LiveHost live;
-  auto usable = [&](const std::string& path) {
-    return !path.empty() && path[0] == '/' && live.stat(path).ok();
-  };
-  if (auto given = live.env("HWSIM_VULKAN_ICD"); given && usable(*given)) return *given;
-  auto exe = live.readlink("/proc/self/exe");
-  if (!exe) return "";
-  std::string dir = exe.value().substr(0, exe.value().rfind('/'));
-  if (usable(dir + "/" + kManifest)) return dir + "/" + kManifest;
-#ifdef HWSIM_NVML_INSTALL_DIR
-  if (usable(std::string(HWSIM_NVML_INSTALL_DIR) + "/" + kManifest))
-    return std::string(HWSIM_NVML_INSTALL_DIR) + "/" + kManifest;
-#endif
-  return "";
-}
 
 // The loader's variables that would add this machine's drivers or layers, or
 // pick among drivers (Vulkan-Loader's LoaderInterfaceArchitecture.md, "Table of
@@ -55,7 +36,8 @@ void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::str
   // This machine's implicit layers (Mesa's device selection, overlays) are not the host's.
   spec.env["VK_LOADER_LAYERS_DISABLE"] = "~implicit~";
   const bool has_driver = host_has_vulkan_driver(snapshot);
-  const std::string manifest = has_driver ? vulkan_manifest() : "";
+  const std::string manifest =
+      has_driver ? simulated_library_file("HWSIM_VULKAN_ICD", kManifest) : "";
   // The real vulkaninfo asks the loader, as on the host; the shim (the recording,
   // or the emulator) steps aside. Not where the host has no vulkaninfo: that
   // shim answers "not found", and stays.

@@ -42,10 +42,15 @@ def cuda_devices(detect):
     return out
 
 
+NO_LIBRARY = "dlopen failed"  # a host without NVIDIA's software has no libcuda.so.1
+
+
 def init_code(detect):
     cuda = next(b for b in detect["backends"] if b["name"] == "cuda")
     if cuda["status"] == "ready":
         return 0
+    if "nvidia-smi not found" in (cuda.get("reason") or {}).get("detail", ""):
+        return NO_LIBRARY
     if "version mismatch" in (cuda.get("reason") or {}).get("detail", ""):
         return SYSTEM_DRIVER_MISMATCH
     return NO_DEVICE
@@ -65,6 +70,10 @@ def check_client(hwsim, fixture, client, devices, code):
     problems = []
     got = run(hwsim, fixture, [client])
     lines = got.stdout.splitlines()
+    if code == NO_LIBRARY:
+        if lines[:1] != [NO_LIBRARY]:
+            problems.append("client: want %r, got %s" % (NO_LIBRARY, lines[:1] or got.stderr[-300:]))
+        return problems
     if code:
         if not lines or not lines[0].startswith("init %d " % code):
             problems.append("client: want init %d, got %s" % (code, lines[:1] or got.stderr[-300:]))
@@ -134,6 +143,11 @@ def check_numba(hwsim, fixture, script, devices, code):
         out = json.loads(got.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
         return ["numba: no answer: %s" % got.stderr[-500:]]
+    if code == NO_LIBRARY:
+        # Numba: "CUDA driver library cannot be found" (its own wording varies by release).
+        if out.get("available") or out.get("gpus"):
+            return ["numba: want no CUDA driver, got %s" % out]
+        return []
     if code:
         if out.get("available") or "(%d)" % code not in out.get("report", "") + out.get("error", ""):
             return ["numba: want init error %d, got %s" % (code, out)]

@@ -82,6 +82,24 @@ else
   echo "SKIPPED: the Rust consumer needs Debian's bindgen and rustc (apt-get install bindgen rustc)"
 fi
 
+echo "== hwsim's simulated libraries, found where it was installed"
+# The prefix here is not the configure-time one: hwsim finds libnvidia-ml.so.1,
+# libcuda.so.1 and the Vulkan driver from its own place (BINDIR/../LIBDIR/hwaccel).
+wanted="libnvidia-ml.so.1 libcuda.so.1"
+[ -e "$build/hwsim_vulkan_icd.json" ] && wanted="$wanted hwsim_vulkan_icd.json libhwsim_vulkan.so"
+for f in $wanted; do
+  [ -e "$libdir/hwaccel/$f" ] || { echo "not installed: $libdir/hwaccel/$f" >&2; exit 1; }
+done
+said=$(env -u HWSIM_NVML_LIBRARY -u HWSIM_CUDA_LIBRARY -u HWSIM_VULKAN_ICD \
+  "$prefix/bin/hwsim" run "$fixture" -- true 2>&1 >/dev/null || true)
+case "$said" in
+  *"not covered: NVML"* | *"not covered: CUDA"* | *"not covered: Vulkan"*)
+    echo "the installed hwsim does not find its libraries in $libdir/hwaccel:" >&2
+    echo "$said" >&2
+    exit 1 ;;
+esac
+echo "simulated libraries found: $wanted"
+
 module=$(find "$prefix" -name '_hwaccel*.so' | head -1)
 if [ -n "$module" ]; then
   echo "== Python package"

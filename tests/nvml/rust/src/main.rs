@@ -121,6 +121,11 @@ unsafe fn mig_instances(raw: &NvmlLib, gpu: u32, d: nvmlDevice_t) {
 fn main() {
     let nvml = match Nvml::init() {
         Ok(n) => n,
+        // No library to load (a host without NVIDIA's software), as the C client says it.
+        Err(NvmlError::LibloadingError(e)) => {
+            println!("dlopen failed: {}", e);
+            return;
+        }
         Err(e) => {
             println!("init {}", code(&e));
             return;
