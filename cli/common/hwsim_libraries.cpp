@@ -1,5 +1,12 @@
 #include "cli/common/hwsim_libraries.h"
 
+#include <algorithm>
+#include <iostream>
+#include <vector>
+
+#include "cli/common/hwsim_run_vulkan.h"
+#include "sim/nvidia_software.h"
+#include "sim/shim_script.h"
 #include "src/host/live_host.h"
 
 namespace hwaccel::cli {
@@ -21,6 +28,100 @@ std::string simulated_library_file(const char* env_var, const std::string& name)
   if (usable(installed)) return installed;
 #endif
   return "";
+}
+
+// Where NVIDIA's Debian/Ubuntu packages put the library, for this machine's loader.
+#if defined(__aarch64__)
+constexpr const char* kNvmlDir = "/usr/lib/aarch64-linux-gnu";
+#else
+constexpr const char* kNvmlDir = "/usr/lib/x86_64-linux-gnu";
+#endif
+
+// Programs that load NVML see the snapshot's GPUs, not this machine's (or none).
+// Said with -v (a run where everything is covered prints nothing).
+void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
+  // The simulated libnvidia-ml.so.1 (nvml/, docs/nvml.md).
+  std::string library = simulated_library_file("HWSIM_NVML_LIBRARY", "libnvidia-ml.so.1");
+  if (library.empty()) {
+    std::cerr << "hwsim run: not covered: NVML: no simulated libnvidia-ml.so.1 beside hwsim or in its "
+                 "library folder "
+                 "(set HWSIM_NVML_LIBRARY): programs load this machine's, if any\n";
+    return;
+  }
+  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so"})
+    masks.bind_in[std::string(kNvmlDir) + name] = library;
+  if (use_namespace && verbose)
+    std::cerr << "hwsim run: NVML is simulated: " << kNvmlDir
+              << "/libnvidia-ml.so.1 answers from the snapshot (" << library << ")\n";
+}
+
+// Programs that load the CUDA driver (runtimes, Numba, Ollama) see the snapshot's
+// GPUs through it, at the path NVIDIA's packages put it (libcuda.so.1, and the
+// libcuda.so development link some dlopen).
+void simulate_cuda(MaskSpec& masks, bool use_namespace, bool verbose) {
+  // The simulated libcuda.so.1 (cuda/, docs/cuda.md).
+  std::string library = simulated_library_file("HWSIM_CUDA_LIBRARY", "libcuda.so.1");
+  if (library.empty()) {
+    std::cerr << "hwsim run: not covered: CUDA: no simulated libcuda.so.1 beside hwsim or in its "
+                 "library folder "
+                 "(set HWSIM_CUDA_LIBRARY): programs load this machine's, if any\n";
+    return;
+  }
+  for (const char* name : {"/libcuda.so.1", "/libcuda.so"})
+    masks.bind_in[std::string(kNvmlDir) + name] = library;
+  if (use_namespace && verbose)
+    std::cerr << "hwsim run: CUDA is simulated: " << kNvmlDir
+              << "/libcuda.so.1 answers from the snapshot (" << library << ")\n";
+}
+
+// A host without NVIDIA's software has no libnvidia-ml.so.1 or libcuda.so.1 to
+// load: this machine's, if any, are hidden, so dlopen fails as it did there
+// (not a library that answers "driver not loaded", which a device plugin reads
+// as a broken driver).
+void hide_nvidia_libraries(MaskSpec& masks, bool use_namespace, bool verbose,
+                           const std::string& why) {
+  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so", "/libcuda.so.1", "/libcuda.so"})
+    masks.hide.push_back(std::string(kNvmlDir) + name);
+  if (use_namespace && verbose)
+    std::cerr << "hwsim run: NVML and CUDA: the host had no NVIDIA software (" << why
+              << "): no libnvidia-ml.so.1 or libcuda.so.1 at " << kNvmlDir << "\n";
+}
+
+// env.sh's part for the vendor libraries: a shell on this machine, outside any
+// namespace, gets the simulated host's Vulkan driver (or none) as `hwsim run`
+// gives it, and the simulated libnvidia-ml.so.1 and libcuda.so.1 ahead of
+// this machine's on LD_LIBRARY_PATH (where the host had NVIDIA's software).
+// Paths enter through shim_quote only.
+std::string libraries_env_sh(const Snapshot& snapshot, const std::string& root) {
+  std::string s = "# The simulated vendor libraries (docs/hwsim.md, \"env.sh\").\n";
+  s += "export HWSIM_ROOT=" + sim::shim_quote(root) + "\n";
+  const VulkanEnvironment vulkan = vulkan_environment(snapshot, root);
+  s += "unset";
+  for (const auto& name : vulkan.unset) s += " " + name;
+  s += "\n";
+  for (const auto& [name, value] : vulkan.set) s += "export " + name + "=" + sim::shim_quote(value) + "\n";
+  if (vulkan.has_driver && vulkan.manifest.empty())
+    s += "# Vulkan: no simulated driver was found beside hwsim: programs find no driver.\n";
+  if (auto nvidia = sim::nvidia_software(snapshot); !nvidia.present) {
+    s += "# NVML and CUDA: the host had no NVIDIA software: nothing simulated; outside a\n"
+         "# namespace this machine's libraries, if any, still load.\n";
+    return s;
+  }
+  const std::string nvml = simulated_library_file("HWSIM_NVML_LIBRARY", "libnvidia-ml.so.1");
+  const std::string cuda = simulated_library_file("HWSIM_CUDA_LIBRARY", "libcuda.so.1");
+  std::vector<std::string> dirs;
+  for (const auto& library : {nvml, cuda}) {
+    if (library.empty()) continue;
+    const std::string dir = library.substr(0, library.rfind('/'));
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  if (nvml.empty() || cuda.empty())
+    s += "# NVML or CUDA: no simulated library was found beside hwsim.\n";
+  if (dirs.empty()) return s;
+  std::string path;
+  for (const auto& dir : dirs) path += (path.empty() ? "" : ":") + sim::shim_quote(dir);
+  s += "export LD_LIBRARY_PATH=" + path + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n";
+  return s;
 }
 
 }  // namespace hwaccel::cli

@@ -84,63 +84,6 @@ MaskSpec container_markers(const Snapshot& s) {
   return masks;
 }
 
-// Where NVIDIA's Debian/Ubuntu packages put the library, for this machine's loader.
-#if defined(__aarch64__)
-constexpr const char* kNvmlDir = "/usr/lib/aarch64-linux-gnu";
-#else
-constexpr const char* kNvmlDir = "/usr/lib/x86_64-linux-gnu";
-#endif
-
-// Programs that load NVML see the snapshot's GPUs, not this machine's (or none).
-// Said with -v (a run where everything is covered prints nothing).
-void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
-  // The simulated libnvidia-ml.so.1 (nvml/, docs/nvml.md).
-  std::string library = simulated_library_file("HWSIM_NVML_LIBRARY", "libnvidia-ml.so.1");
-  if (library.empty()) {
-    std::cerr << "hwsim run: not covered: NVML: no simulated libnvidia-ml.so.1 beside hwsim or in its "
-                 "library folder "
-                 "(set HWSIM_NVML_LIBRARY): programs load this machine's, if any\n";
-    return;
-  }
-  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so"})
-    masks.bind_in[std::string(kNvmlDir) + name] = library;
-  if (use_namespace && verbose)
-    std::cerr << "hwsim run: NVML is simulated: " << kNvmlDir
-              << "/libnvidia-ml.so.1 answers from the snapshot (" << library << ")\n";
-}
-
-// Programs that load the CUDA driver (runtimes, Numba, Ollama) see the snapshot's
-// GPUs through it, at the path NVIDIA's packages put it (libcuda.so.1, and the
-// libcuda.so development link some dlopen).
-void simulate_cuda(MaskSpec& masks, bool use_namespace, bool verbose) {
-  // The simulated libcuda.so.1 (cuda/, docs/cuda.md).
-  std::string library = simulated_library_file("HWSIM_CUDA_LIBRARY", "libcuda.so.1");
-  if (library.empty()) {
-    std::cerr << "hwsim run: not covered: CUDA: no simulated libcuda.so.1 beside hwsim or in its "
-                 "library folder "
-                 "(set HWSIM_CUDA_LIBRARY): programs load this machine's, if any\n";
-    return;
-  }
-  for (const char* name : {"/libcuda.so.1", "/libcuda.so"})
-    masks.bind_in[std::string(kNvmlDir) + name] = library;
-  if (use_namespace && verbose)
-    std::cerr << "hwsim run: CUDA is simulated: " << kNvmlDir
-              << "/libcuda.so.1 answers from the snapshot (" << library << ")\n";
-}
-
-// A host without NVIDIA's software has no libnvidia-ml.so.1 or libcuda.so.1 to
-// load: this machine's, if any, are hidden, so dlopen fails as it did there
-// (not a library that answers "driver not loaded", which a device plugin reads
-// as a broken driver).
-void hide_nvidia_libraries(MaskSpec& masks, bool use_namespace, bool verbose,
-                           const std::string& why) {
-  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so", "/libcuda.so.1", "/libcuda.so"})
-    masks.hide.push_back(std::string(kNvmlDir) + name);
-  if (use_namespace && verbose)
-    std::cerr << "hwsim run: NVML and CUDA: the host had no NVIDIA software (" << why
-              << "): no libnvidia-ml.so.1 or libcuda.so.1 at " << kNvmlDir << "\n";
-}
-
 // Each folder of `search` (a PATH) that holds an executable `name`.
 std::vector<std::string> all_on_path(const std::string& name, const std::string& search) {
   std::vector<std::string> found;
@@ -314,6 +257,9 @@ int MaterializeCommand::run() const {
     return kExitUsage;
   TreePlan plan = sim::plan_materialize(*snapshot, root, {}, sleep, shim_helpers());
   sim::plan_emulator(plan, emulator_program(*snapshot), true);
+  for (auto& entry : plan.entries)
+    if (entry.path == std::string(sim::kMetaDir) + "/env.sh")
+      entry.bytes += libraries_env_sh(*snapshot, root);
   if (auto why = write_tree(plan, root); !why.empty()) {
     std::cerr << "error: " << why << "\n";
     return kExitCannotWrite;

@@ -30,14 +30,28 @@ bool host_has_vulkan_driver(const Snapshot& snapshot) {
   return !VulkanProbe().run(host).entries.empty();
 }
 
+VulkanEnvironment vulkan_environment(const Snapshot& snapshot, const std::string& tree) {
+  VulkanEnvironment out;
+  for (const char* name : kLoaderVariables) out.unset.push_back(name);
+  // This machine's implicit layers (Mesa's device selection, overlays) are not the host's.
+  out.set["VK_LOADER_LAYERS_DISABLE"] = "~implicit~";
+  out.has_driver = host_has_vulkan_driver(snapshot);
+  if (out.has_driver) out.manifest = simulated_library_file("HWSIM_VULKAN_ICD", kManifest);
+  // Without a manifest, a file that is not there: the loader searches nothing
+  // else and finds no driver.
+  const std::string drivers =
+      out.manifest.empty() ? tree + sim::kMetaDir + "/no-vulkan-driver.json" : out.manifest;
+  out.set["VK_DRIVER_FILES"] = out.set["VK_ICD_FILENAMES"] = drivers;
+  return out;
+}
+
 void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::string& real_path,
                      bool verbose) {
-  for (const char* name : kLoaderVariables) spec.env.erase(name);
-  // This machine's implicit layers (Mesa's device selection, overlays) are not the host's.
-  spec.env["VK_LOADER_LAYERS_DISABLE"] = "~implicit~";
-  const bool has_driver = host_has_vulkan_driver(snapshot);
-  const std::string manifest =
-      has_driver ? simulated_library_file("HWSIM_VULKAN_ICD", kManifest) : "";
+  const VulkanEnvironment vulkan = vulkan_environment(snapshot, spec.tree);
+  for (const auto& name : vulkan.unset) spec.env.erase(name);
+  for (const auto& [name, value] : vulkan.set) spec.env[name] = value;
+  const bool has_driver = vulkan.has_driver;
+  const std::string& manifest = vulkan.manifest;
   // The real vulkaninfo asks the loader, as on the host; the shim (the recording,
   // or the emulator) steps aside. Not where the host has no vulkaninfo: that
   // shim answers "not found", and stays.
@@ -47,16 +61,12 @@ void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::str
   if (spec.use_namespace && real)
     spec.masks.hide.push_back(spec.tree + sim::kShimDir + "/vulkaninfo");
   if (manifest.empty()) {
-    // A file that is not there: the loader searches nothing else and finds no driver.
-    const std::string none = spec.tree + sim::kMetaDir + "/no-vulkan-driver.json";
-    spec.env["VK_DRIVER_FILES"] = spec.env["VK_ICD_FILENAMES"] = none;
     if (has_driver)
       std::cerr << "hwsim run: not covered: Vulkan: no simulated driver beside hwsim (set "
                    "HWSIM_VULKAN_ICD to hwsim_vulkan_icd.json): only the vulkaninfo shim "
                    "answers; other programs find no driver\n";
     return;
   }
-  spec.env["VK_DRIVER_FILES"] = spec.env["VK_ICD_FILENAMES"] = manifest;
   if (spec.use_namespace && verbose)
     std::cerr << "hwsim run: Vulkan is simulated: the loader finds only " << manifest
               << (real ? " (this machine's vulkaninfo asks it)" : "") << "\n";

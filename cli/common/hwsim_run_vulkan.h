@@ -5,12 +5,26 @@
 // drivers and implicit layers stay out: the run sets the loader's variables.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "src/host/sandbox_runner.h"
 #include "src/snapshot/snapshot.h"
 
 namespace hwaccel::cli {
+
+// The Vulkan loader's variables for the snapshot's host, with the tree at `tree`:
+// this machine's drivers and implicit layers out, the simulated driver's
+// manifest in where the host had a driver that lists a device (else a file that
+// is not there: the loader finds none).
+struct VulkanEnvironment {
+  std::vector<std::string> unset;            // this machine's, dropped
+  std::map<std::string, std::string> set;    // VK_DRIVER_FILES, ...
+  bool has_driver = false;                   // the host had one
+  std::string manifest;                      // the simulated driver's; "" when none found
+};
+VulkanEnvironment vulkan_environment(const Snapshot& snapshot, const std::string& tree);
 
 // The loader's variables in spec.env; with the driver presented and a real
 // vulkaninfo on `real_path`, the vulkaninfo shim steps aside (in the namespace)
