@@ -64,6 +64,29 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/hwaccelConfigVersion.cmak
 install(FILES ${PROJECT_BINARY_DIR}/hwaccelConfig.cmake
               ${PROJECT_BINARY_DIR}/hwaccelConfigVersion.cmake
         DESTINATION ${HWACCEL_CMAKE_DIR})
+# The build folder is a package too (find_package(hwaccel) with hwaccel_DIR=build,
+# as `pip install ./python` does): hwaccelConfig.cmake above includes this file
+# there, the installed targets' twin with the build tree's paths. (export() cannot
+# do it: hwaccel_core links build-only targets.)
+set(_hwaccel_build_targets "if(NOT TARGET hwaccel::hwaccel_static)
+  add_library(hwaccel::hwaccel_static STATIC IMPORTED)
+  set_target_properties(hwaccel::hwaccel_static PROPERTIES
+    IMPORTED_LOCATION \"$<TARGET_FILE:hwaccel_core>\"
+    INTERFACE_INCLUDE_DIRECTORIES \"${PROJECT_SOURCE_DIR}/include\"
+    INTERFACE_LINK_LIBRARIES \"yaml-cpp;Threads::Threads;stdc++;m\")
+endif()
+")
+if(TARGET hwaccel_shared)
+  string(APPEND _hwaccel_build_targets "if(NOT TARGET hwaccel::hwaccel)
+  add_library(hwaccel::hwaccel SHARED IMPORTED)
+  set_target_properties(hwaccel::hwaccel PROPERTIES
+    IMPORTED_LOCATION \"$<TARGET_FILE:hwaccel_shared>\"
+    IMPORTED_SONAME \"$<TARGET_SONAME_FILE_NAME:hwaccel_shared>\"
+    INTERFACE_INCLUDE_DIRECTORIES \"${PROJECT_SOURCE_DIR}/include\")
+endif()
+")
+endif()
+file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/hwaccelTargets.cmake CONTENT "${_hwaccel_build_targets}")
 
 # hwaccel.pc is relocatable: its paths are relative to where it is installed,
 # so `cmake --install --prefix DIR` works for any DIR.

@@ -1,19 +1,34 @@
 #!/bin/sh
-# `pip wheel ./python` offline with Debian's setuptools and pybind11, reusing
-# BUILD's libhwaccel.a (a copy of python/, so the source tree stays clean);
-# the wheel installs (--target) and imports. Usage: wheel_test.sh PYTHON BUILD SOURCE
+# `pip wheel ./python` offline with Debian's setuptools and pybind11
+# (--no-build-isolation), on BUILD's libhwaccel.a found with CMake's
+# find_package(hwaccel) (HWACCEL_BUILD_DIR): it compiles the module only, writes
+# nothing into the source tree (python/ and the rest are listed before and
+# after), and the wheel installs (--target) and imports. (-v: pip shows
+# setup.py's messages, which say where the library came from.)
+# Usage: wheel_test.sh PYTHON BUILD SOURCE
 set -eu
 python=$1
 build=$2
 src=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/hwaccel-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/python"
-cp -r "$src/python/setup.py" "$src/python/hwaccel" "$src/python/src" "$work/python/"
-# -O0 -g0: this checks that the wheel builds and works, not its speed (a third of the time).
-CFLAGS="-O0 -g0" HWACCEL_SOURCE_DIR=$src HWACCEL_BUILD_DIR=$build "$python" -m pip wheel --no-deps --no-index \
-  --no-build-isolation -w "$work/wheel" "$work/python" >"$work/wheel.log" 2>&1 ||
-  { cat "$work/wheel.log" >&2; exit 1; }
+# Everything in the source tree but the build folders (where ctest itself writes).
+tree() { (cd "$src" && find . -path './build*' -prune -o -path ./.git -prune -o -print | LC_ALL=C sort); }
+tree >"$work/before"
+# -O0: this checks that the wheel builds and works, not its speed (a third of the time).
+CFLAGS="-O0" HWACCEL_PYTHON_CACHE="$work/cache" HWACCEL_BUILD_DIR=$build \
+  "$python" -m pip wheel -v --no-deps --no-index --no-build-isolation -w "$work/wheel" "$src/python" \
+  >"$work/wheel.log" 2>&1 || { cat "$work/wheel.log" >&2; exit 1; }
+grep "hwaccel setup.py: linking against" "$work/wheel.log"
+if grep -q "building libhwaccel.a" "$work/wheel.log"; then
+  echo "wheel_test: FAIL: setup.py built the library instead of finding $build's" >&2; exit 1
+fi
+tree >"$work/after"
+if ! cmp -s "$work/before" "$work/after"; then
+  echo "wheel_test: FAIL: pip wheel wrote into the source tree:" >&2
+  diff "$work/before" "$work/after" >&2
+  exit 1
+fi
 ls "$work"/wheel/hwaccel-*.whl
 "$python" -m pip install --no-deps --no-index --target "$work/site" "$work"/wheel/hwaccel-*.whl \
   >"$work/install.log" 2>&1 || { cat "$work/install.log" >&2; exit 1; }
