@@ -79,6 +79,7 @@ int run_cost(const CostArgs& a) {
   req.workload.kv = a.plan.kv;
   req.decode_batch = a.plan.decode_batch;
   req.runtime = a.plan.runtime;
+  req.quant_typed = a.plan.quant;
   if (a.plan.prompt > 0) req.workload.prompt = a.plan.prompt;
   struct Row {
     const plan::Instance* in;

@@ -341,6 +341,7 @@ int run_plan(const PlanArgs& a) {
   req.workload.kv = a.kv;
   req.decode_batch = a.decode_batch;
   req.runtime = a.runtime;
+  req.quant_typed = a.quant;
   auto result = plan::make_plan(req, *l.devices, *l.catalogue);
   PlanContext ctx{l.source, l.catalogue->origin, l.reserve_text};
   std::cout << (a.json ? render_plan_json(result, *l.devices, ctx)

@@ -104,12 +104,13 @@ constexpr double kMaxBandwidthGbs = 1e6;  // 1 PB/s
 constexpr double kMaxPeakTflops = 1e7;    // 10 EFLOPS
 constexpr double kMaxComputeUnits = 1e7;
 constexpr double kMaxOverheadUs = 1e6;  // a second per layer
+constexpr double kMaxTdpWatts = 1e5;    // 100 kW: a rack, not a board
 
 // The numeric fields of a [[sku]] that need a `sources` entry when present.
 const std::set<std::string>& sourced_fields() {
   static const std::set<std::string> f{"memory_gb",   "memory_gib",    "bandwidth_gbs",
                                        "peak_tflops", "compute_units", "usable_fraction",
-                                       "fabric_gbs",  "host_link_gbs"};
+                                       "fabric_gbs",  "host_link_gbs", "tdp_w"};
   return f;
 }
 
@@ -180,7 +181,9 @@ Sku read_sku(const TableReader& r) {
                 "host_link_gbs",
                 "sources",
                 "class",
-                "instructions"});
+                "instructions",
+                "tdp_w",
+                "segment"});
   Sku s;
   s.location = location(r.file(), r.raw().source(), r.line_offset());
   s.id = r.text("id");
@@ -252,6 +255,16 @@ Sku read_sku(const TableReader& r) {
   if (s.fabric != "none" && s.fabric_bytes_s <= 0)
     r.fail("fabric_gbs", "missing: fabric \"" + s.fabric + "\" needs its bandwidth");
 
+  s.tdp_watts = r.number_in_or("tdp_w", 0, kMaxTdpWatts, "W", 0);
+  if (r.has("tdp_w") && s.tdp_watts <= 0) r.fail("tdp_w", "expected a positive number");
+  if (r.has("segment")) {
+    s.segment = r.text("segment");
+    static const std::set<std::string> segments{"datacenter", "workstation", "consumer",
+                                                "embedded"};
+    if (!segments.count(s.segment))
+      r.fail("segment",
+             "\"" + s.segment + "\": expected datacenter, workstation, consumer or embedded");
+  }
   if (r.has("class")) s.kernel_class = r.text("class");
   if (r.has("instructions")) {
     s.instructions = r.texts("instructions");

@@ -71,9 +71,13 @@ struct Sku {
   std::string target;  // sm_90, gfx942
   int compute_units = 0;
   std::string perf_class;
-  std::string fabric;                          // nvlink | xgmi | pcie | ici | none ...
-  double fabric_bytes_s = 0;                   // per direction, per device
-  double host_link_bytes_s = 0;                // to host memory, when special (NVLink-C2C)
+  std::string fabric;            // nvlink | xgmi | pcie | ici | none ...
+  double fabric_bytes_s = 0;     // per direction, per device
+  double host_link_bytes_s = 0;  // to host memory, when special (NVLink-C2C)
+  double tdp_watts = 0;          // board power; 0: not given
+  // Market segment (datacenter | workstation | consumer | embedded); empty:
+  // from the perf class (runtime.h sku_segment). Decides the runtime assumed.
+  std::string segment;
   std::map<std::string, std::string> sources;  // field -> where the number comes from
   std::string location;                        // FILE:LINE:COL of the [[sku]]
   // Kernel trees only (docs/kernel-tree.md): the kernel class and the

@@ -232,6 +232,10 @@ ModelResult parse_hf_config(std::string_view text, const std::string& file) {
     }
     std::string dtype = r.text_or("torch_dtype", r.text_or("dtype", "bfloat16"));
     m.dtype = dtype == "float32" ? "fp32" : dtype == "float16" ? "fp16" : "bf16";
+    // MLX writes "quantization" (Hugging Face writes "quantization_config").
+    if (j.contains("quantization") && j["quantization"].is_object() &&
+        j["quantization"].contains("bits") && j["quantization"].contains("group_size"))
+      m.mlx_quantized = true;
     result.spec = std::move(m);
   } catch (const ConfigError& e) {
     result.error = e.what();

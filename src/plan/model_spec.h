@@ -54,6 +54,9 @@ struct ModelSpec {
   std::optional<double> params_given;  // --params: the count the user gave
   std::vector<std::string> assumptions;
   std::optional<FileWeights> file_weights;
+  // config.json carries MLX's own "quantization" block (group_size, bits), as
+  // mlx-community checkpoints do: an MLX model (the runtime assumed on Apple).
+  bool mlx_quantized = false;
 
   bool moe() const { return experts > 0; }
   bool mla() const { return kv_lora_rank > 0; }

@@ -25,6 +25,10 @@ bool better(const Candidate& a, const Candidate& b) {
 
 }  // namespace
 
+std::string PlanResult::runtime_line() const {
+  return "runtime: " + runtime + " (" + (runtime_assumed ? "assumed: " : "") + runtime_why + ")";
+}
+
 int fits_on_count(const PlanRequest& request, const Sku& sku, const Catalogue& catalogue) {
   for (int n : {1, 2, 4, 8}) {
     // Several devices only where the SKU has a fabric to join them.
@@ -52,9 +56,16 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
   if (!req.runtime.empty()) {
     r.runtime = req.runtime, r.runtime_why = "--runtime";
   } else {
-    auto choice = default_runtime(req.quant, first ? first->sku : nullptr, !first || first->cpu);
+    RuntimeInputs in;
+    in.quant = &req.quant;
+    in.quant_typed = req.quant_typed;
+    in.model_file = model_file_kind(req.spec);
+    in.sku = first ? first->sku : nullptr;
+    in.cpu = !first || first->cpu;
+    auto choice = default_runtime(in);
     r.runtime = choice.runtime;
-    r.runtime_why = "assumed: " + choice.why + "; --runtime to choose";
+    r.runtime_why = choice.why;
+    r.runtime_assumed = true;
   }
   // Devices that cannot run the format hold nothing (same indices as `given`).
   DeviceSet set = given;
@@ -92,15 +103,13 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
     r.notes.push_back(labels + ": " + req.quant.name + " refused: " + why);
   for (const auto& e : emulations) r.notes.push_back("priced as an emulation: " + e);
   {
-    std::string line = "runtime: " + r.runtime + " (" + r.runtime_why + ")";
     const RuntimeProfile* p =
         first && first->sku ? runtime_profile(cat, r.runtime, *first->sku) : nullptr;
     if (p)
-      line += "; profile " + p->runtime + " on " + p->perf_class + ": " + p->source;
+      r.notes.push_back("profile " + p->runtime + " on " + p->perf_class + ": " + p->source);
     else if (first && first->sku)
-      line += "; no " + r.runtime + " profile for " + first->sku->perf_class +
-              " in the catalogue: the perf class's efficiencies";
-    r.notes.push_back(line);
+      r.notes.push_back("no " + r.runtime + " profile for " + first->sku->perf_class +
+                        " in the catalogue: the perf class's efficiencies");
   }
   for (const auto& d : set.devices) {
     const RuntimeProfile* p = d.sku ? runtime_profile(cat, r.runtime, *d.sku) : nullptr;

@@ -19,6 +19,8 @@ struct PlanRequest {
   // --runtime (llama.cpp, vllm, sglang, trt-llm, mlx); empty: assumed from the
   // level and the first accelerator (runtime.h), and said so.
   std::string runtime;
+  // --quant as typed (llama.cpp's "F16" says llama.cpp); empty: not given.
+  std::string quant_typed;
 };
 
 struct Candidate {
@@ -44,7 +46,10 @@ struct PlanResult {
   std::vector<std::string> fits_on;  // "h200-sxm x1" (when it does not fit here)
   std::vector<std::string> notes;    // devices refused for the format, with the reason
   std::string runtime;               // the runtime the estimates are priced for
-  std::string runtime_why;           // "--runtime" or why it was assumed
+  std::string runtime_why;           // "--runtime", or why it was assumed ("GGUF file")
+  bool runtime_assumed = false;      // not named with --runtime
+  // "runtime: llama.cpp (assumed: GGUF quantisation q4_k_m)": the report's line.
+  std::string runtime_line() const;
   // Where each device's efficiencies come from (by device index; empty for an
   // unknown one): "the vllm profile for nvidia-datacenter" or "the cpu perf class".
   std::vector<std::string> efficiencies;

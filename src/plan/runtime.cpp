@@ -42,16 +42,69 @@ bool is_runtime(std::string_view name) {
   return std::find(n.begin(), n.end(), name) != n.end();
 }
 
-RuntimeChoice default_runtime(const QuantLevel& q, const Sku* sku, bool cpu) {
-  if (gguf_level(q)) return {"llama.cpp", q.name + " is a GGUF format"};
-  if (cpu) return {"llama.cpp", "a CPU"};
-  if (!sku) return {"llama.cpp", "a device not in the catalogue"};
-  if (apple(sku)) {
-    if (among(q.name, {"bf16", "fp16", "fp32", "mxfp4"}) || q.name.rfind("safetensors:", 0) == 0)
-      return {"mlx", "Apple GPU"};
-    return {"llama.cpp", "Apple GPU, " + q.name + " is not an MLX format"};
+std::string model_file_kind(const ModelSpec& spec) {
+  if (spec.file_weights) {
+    const std::string& level = spec.file_weights->level;
+    if (level.rfind("gguf", 0) == 0) return "gguf";
+    if (spec.mlx_quantized) return "mlx";
+    if (level.rfind("safetensors:", 0) == 0) return "safetensors";
   }
-  return {"vllm", sku->vendor + " " + sku->type + " with Hugging Face weights"};
+  return spec.mlx_quantized ? "mlx" : "";
+}
+
+std::string sku_segment(const Sku& sku) {
+  if (!sku.segment.empty()) return sku.segment;
+  if (sku.perf_class.find("datacenter") != std::string::npos ||
+      sku.perf_class == "other-accelerator")
+    return "datacenter";
+  return "consumer";
+}
+
+RuntimeChoice default_runtime(const QuantLevel& q, const Sku* sku, bool cpu) {
+  RuntimeInputs in;
+  in.quant = &q;
+  in.sku = sku;
+  in.cpu = cpu;
+  return default_runtime(in);
+}
+
+RuntimeChoice default_runtime(const RuntimeInputs& in) {
+  const QuantLevel& q = *in.quant;
+  std::string typed;
+  for (char c : in.quant_typed)
+    typed += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  // 1. What the user gave says llama.cpp.
+  if (in.model_file == "gguf") return {"llama.cpp", "GGUF model file"};
+  if (gguf_level(q)) {
+    const std::string shown = q.name.rfind("gguf:", 0) == 0 ? q.name.substr(5) : q.name;
+    return {"llama.cpp", "GGUF quantisation " + shown};
+  }
+  if (typed == "f16" || typed == "f32")
+    return {"llama.cpp", "GGUF quantisation " + in.quant_typed + " (llama.cpp's spelling)"};
+  // 2. No accelerator the catalogue knows.
+  if (in.cpu) return {"llama.cpp", "the most common runtime on CPUs"};
+  if (!in.sku) return {"llama.cpp", "a device not in the catalogue"};
+  const Sku& sku = *in.sku;
+  const std::string segment = sku_segment(sku);
+  // 3. Apple: an MLX model.
+  if (apple(&sku)) {
+    if (in.model_file == "mlx") return {"mlx", "MLX model on Apple"};
+    if (in.model_file == "safetensors") return {"mlx", "safetensors model on Apple (MLX reads it)"};
+    return {"llama.cpp", "the most common runtime on Apple GPUs without an MLX model"};
+  }
+  // 4. Formats only the Hugging Face runtimes run.
+  const bool hf_level = among(q.name, {"fp8", "nvfp4", "awq-int4", "gptq-int4", "int8", "nf4"}) ||
+                        q.name.rfind("safetensors:", 0) == 0;
+  if (hf_level || in.model_file == "safetensors") {
+    const std::string what = q.name.rfind("safetensors:", 0) == 0 ? q.name.substr(12) : q.name;
+    const std::string model = in.model_file == "safetensors" ? " safetensors model" : "";
+    return {"vllm", what + model + " on a " + segment + " " + sku.type +
+                        (segment == "datacenter" ? "" : " (llama.cpp does not run it)")};
+  }
+  // 5. The segment's most common runtime.
+  if (segment == "datacenter")
+    return {"vllm", "the most common runtime on datacenter " + sku.type + "s"};
+  return {"llama.cpp", "the most common runtime on " + segment + " " + sku.type + "s"};
 }
 
 RuntimeSupport runtime_support(std::string_view rt, const QuantLevel& q, const Sku* sku, bool cpu) {

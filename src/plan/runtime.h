@@ -18,13 +18,39 @@ namespace hwaccel::plan {
 const std::vector<std::string>& runtime_names();
 bool is_runtime(std::string_view name);
 
-// The runtime assumed when --runtime is not given, with the reason:
-// llama.cpp for GGUF levels and CPUs, MLX on Apple, vLLM elsewhere.
+// The runtime assumed when --runtime is not given, with the reason in a few
+// words ("GGUF quantisation q4_k_m"). The rules, first match wins
+// (docs/planning.md, "The runtime assumed"):
+//  1. a GGUF model file, or a GGUF quantisation (q4_0, q4_k_m, q8_0 ..., or
+//     llama.cpp's own spelling F16/F32): llama.cpp;
+//  2. a CPU, or a device not in the catalogue: llama.cpp;
+//  3. Apple: an MLX model (MLX's quantization block, or safetensors weights,
+//     which MLX reads as they are): MLX;
+//  4. a quantisation llama.cpp does not run (fp8, nvfp4, awq, gptq, int8, nf4)
+//     or safetensors weights, on any other accelerator: vLLM;
+//  5. otherwise the most common runtime for the device's segment: vLLM on
+//     datacenter parts, llama.cpp on consumer, workstation and embedded ones
+//     and on Apple (Ollama and LM Studio run llama.cpp).
 struct RuntimeChoice {
   std::string runtime;
   std::string why;
 };
+struct RuntimeInputs {
+  const QuantLevel* quant = nullptr;  // the level planned (required)
+  std::string quant_typed;            // --quant as the user typed it; empty: none
+  std::string model_file;             // "gguf", "safetensors", "mlx" or "" (built-in, config.json)
+  const Sku* sku = nullptr;           // the first accelerator; nullptr: unknown or a CPU
+  bool cpu = false;                   // no accelerator: a CPU plans it
+};
+RuntimeChoice default_runtime(const RuntimeInputs& in);
 RuntimeChoice default_runtime(const QuantLevel& q, const Sku* sku, bool cpu);
+
+// The model file's kind for RuntimeInputs::model_file, from what was read.
+std::string model_file_kind(const ModelSpec& spec);
+
+// A SKU's market segment: its catalogue `segment`, else "datacenter" for the
+// datacenter and other-accelerator perf classes, else "consumer".
+std::string sku_segment(const Sku& sku);
 
 // What a runtime does with a level on a device: refused (with the reason), or
 // run, possibly through an emulation that is said (vLLM's FP8 Marlin on

@@ -78,7 +78,7 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
     << c.workload.batch;
   if (c.workload.prompt > 0 || c.workload.gen > 0)
     o << ", prompt " << c.workload.prompt << ", gen " << c.workload.gen;
-  o << "\n";
+  o << "\n" << r.runtime_line() << "\n";
   o << "devices: " << ctx.source << ", catalogue " << ctx.catalogue << ", reserve " << ctx.reserve
     << "\n\n";
 
@@ -211,6 +211,7 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
     doc["request"]["prompt"] = c.workload.prompt;
     doc["request"]["gen"] = c.workload.gen;
   }
+  doc["runtime"] = {{"name", r.runtime}, {"assumed", r.runtime_assumed}, {"why", r.runtime_why}};
   json devices = json::array();
   for (const auto& d : set.devices) {
     devices.push_back({{"label", d.label},

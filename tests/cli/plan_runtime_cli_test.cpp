@@ -19,9 +19,37 @@ TEST(PlanRuntimeCli, TheRuntimeIsSaidAndANamedOneDecides) {
       hw("plan --host fixtures/hosts/rtx4090-amd-igpu.yaml --on cuda:0 --model Llama-3-8B "
          "--quant Q4_K_M"));
   EXPECT_EQ(assumed.exit_code, 0) << assumed.err;
-  EXPECT_NE(assumed.out.find("note: runtime: llama.cpp (assumed: q4_k_m is a GGUF format"),
+  EXPECT_NE(assumed.out.find("\nruntime: llama.cpp (assumed: GGUF quantisation q4_k_m)\n"),
             std::string::npos)
       << assumed.out;
+  // llama.cpp's spelling of 16-bit on a GeForce: llama.cpp, said why.
+  auto f16 = run_command(
+      hw("plan --host fixtures/hosts/rtx4090-amd-igpu.yaml --on cuda:0 --model Llama-3-8B "
+         "--quant F16"));
+  EXPECT_NE(f16.out.find("\nruntime: llama.cpp (assumed: GGUF quantisation F16 (llama.cpp's "
+                         "spelling))\n"),
+            std::string::npos)
+      << f16.out;
+  // fp16 on a datacenter GPU with nothing saying llama.cpp: vLLM, said in --json.
+  auto dc = run_command(
+      hw("plan --host fixtures/hosts/dgx-h100.yaml --on cuda:0 --model Llama-3-8B --json"));
+  EXPECT_NE(dc.out.find("\"runtime\": {\n    \"assumed\": true,\n    \"name\": \"vllm\",\n    "
+                        "\"why\": \"the most common runtime on datacenter gpus\"\n  }"),
+            std::string::npos)
+      << dc.out;
+  // An AWQ checkpoint on a GeForce: vLLM (llama.cpp does not run AWQ).
+  auto awq = run_command(
+      hw("plan --host fixtures/hosts/rtx4090-amd-igpu.yaml --on cuda:0 --model Llama-3-8B "
+         "--quant awq"));
+  EXPECT_NE(awq.out.find("\nruntime: vllm (assumed: awq-int4 on a consumer gpu (llama.cpp does "
+                         "not run it))\n"),
+            std::string::npos)
+      << awq.out;
+  // A named runtime says so.
+  auto named = run_command(
+      hw("plan --host fixtures/hosts/rtx4090-amd-igpu.yaml --on cuda:0 --model Llama-3-8B "
+         "--runtime vllm"));
+  EXPECT_NE(named.out.find("\nruntime: vllm (--runtime)\n"), std::string::npos) << named.out;
   auto mlx =
       run_command(hw("plan --host fixtures/hosts/dgx-h100.yaml --on cuda:0 --model "
                      "Llama-3-8B --runtime mlx"));

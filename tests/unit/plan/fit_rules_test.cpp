@@ -94,9 +94,10 @@ TEST(FitRules, Fp8OnAmpereAndAppleIsRefusedWithTheReason) {
     DeviceSet set = synthetic_devices(*cat.find(sku), 1, kReserve);
     auto r = make_plan(request("Llama-3-8B", "fp8"), set, cat);
     EXPECT_FALSE(r.fits()) << sku;
-    ASSERT_EQ(r.notes.size(), 2u) << sku;  // the refusal, then the runtime assumed
+    ASSERT_EQ(r.notes.size(), 2u) << sku;  // the refusal, then the runtime's profile
     EXPECT_NE(r.notes[0].find("has no FP8 units"), std::string::npos) << r.notes[0];
-    EXPECT_EQ(r.notes[1].rfind("runtime: ", 0), 0u) << r.notes[1];
+    EXPECT_NE(r.notes[1].find("profile"), std::string::npos) << r.notes[1];
+    EXPECT_EQ(r.runtime_line().rfind("runtime: ", 0), 0u) << r.runtime_line();
     // The suggestion still finds what does run there.
     ASSERT_FALSE(r.quant_fits.empty()) << sku;
     EXPECT_EQ(r.quant_fits[0].quant, "bf16");

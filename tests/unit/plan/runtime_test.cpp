@@ -228,14 +228,6 @@ TEST(RuntimeSupport, AnAssumedRuntimesEmulationIsSaid) {
   EXPECT_TRUE(said);
 }
 
-TEST(DefaultRuntime, SaysWhichAndWhy) {
-  EXPECT_EQ(default_runtime(*find_quant("q4_k_m"), &sku("h100-sxm"), false).runtime, "llama.cpp");
-  EXPECT_EQ(default_runtime(*find_quant("bf16"), &sku("h100-sxm"), false).runtime, "vllm");
-  EXPECT_EQ(default_runtime(*find_quant("bf16"), &sku("mi300x"), false).runtime, "vllm");
-  EXPECT_EQ(default_runtime(*find_quant("bf16"), &sku("apple-m2-ultra"), false).runtime, "mlx");
-  EXPECT_EQ(default_runtime(*find_quant("bf16"), nullptr, true).runtime, "llama.cpp");
-}
-
 TEST(RuntimeSupport, RefusesWithTheReasonOrSaysTheEmulation) {
   auto mlx = runtime_support("mlx", *find_quant("bf16"), &sku("h100-sxm"), false);
   ASSERT_TRUE(mlx.refused);
