@@ -108,6 +108,12 @@ if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize")
            COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/fleet/promql_test.py $<TARGET_FILE:hwaccel>
                    ${PROJECT_SOURCE_DIR})
   set_tests_properties(fleet.promql PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 120)
+  # A sharded hwsim fleet as a Slurm job array (slurmctld + slurmd on 127.0.0.1) and as
+  # the Kubernetes Indexed Job kubectl renders: merged, the single run's report.
+  add_test(NAME fleet.shards
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/fleet_shards_test.sh $<TARGET_FILE:hwsim>
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fleet.shards PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 180)
   # A user's lint gate: promtool check metrics exits 0 on export prometheus --snake-case.
   add_test(NAME fleet.promtool_gate
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/promtool_gate_test.sh $<TARGET_FILE:hwaccel>

@@ -6,21 +6,28 @@
 #include <atomic>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "cli/common/exit_codes.h"
 #include "cli/common/number_options.h"
+#include "cli/common/output_file.h"
 #include "cli/common/plan_command.h"
 #include "cli/common/synth_command.h"
 #include "sim/fleet.h"
+#include "sim/fleet_json.h"
+#include "sim/fleet_part.h"
 #include "sim/fleet_plan.h"
+#include "sim/fleet_shard.h"
 #include "sim/mutate.h"
 #include "sim/synth.h"
 #include "src/host/live_host.h"
+#include "src/host/sha256.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/terminal.h"
 #include "src/plan/quant.h"
+#include "src/snapshot/snapshot_codec.h"
 
 namespace hwaccel::cli {
 
@@ -49,6 +56,21 @@ CLI::App* add_fleet_command(CLI::App& app, FleetArgs& args) {
                   "`hwaccel plan` plans it on each host");
   cmd->add_option("--quant", args.quant,
                   "Weight format for --model (default: the model's published dtype)");
+  add_output_flags(*cmd, args.out);
+  cmd->add_option("--shard", args.shard,
+                  "K/N: draw only shard K of N (K from 0: JOB_COMPLETION_INDEX, or "
+                  "SLURM_ARRAY_TASK_ID of --array=0-(N-1)) and write its partial result to -o");
+  cmd->add_option("-o,--output", args.output,
+                  "With --shard: the partial result's file (hwsim-fleet-part/1 JSON; - for "
+                  "stdout), for `hwsim fleet merge`");
+  auto* merge = cmd->add_subcommand(
+      "merge",
+      "Join the partial results of every shard of one fleet (`--shard K/N -o PART`) "
+      "into the report a single run prints");
+  merge->add_option("parts", args.parts, "PART.json files, or folders of them (every *.json)")
+      ->required();
+  add_output_flags(*merge, args.out);
+  merge->callback([&args] { args.merge = true; });
   return cmd;
 }
 
@@ -81,6 +103,24 @@ sim::FleetAggregate run_parallel(std::size_t n, unsigned jobs, Body body) {
 }  // namespace
 
 int run_fleet(const FleetArgs& args) {
+  if (args.merge) return run_fleet_merge(args);
+  std::optional<sim::Shard> shard;
+  if (!args.shard.empty()) {
+    std::string why;
+    shard = sim::parse_shard(args.shard, why);
+    if (!shard) {
+      std::cerr << "error: --shard " << args.shard << ": " << why << "\n";
+      return kExitUsage;
+    }
+    if (args.output.empty()) {
+      std::cerr << "error: --shard needs -o FILE: where its partial result goes (- for stdout)\n";
+      return kExitUsage;
+    }
+  } else if (!args.output.empty()) {
+    std::cerr << "error: -o writes a shard's partial result: it needs --shard K/N (the whole "
+                 "fleet: --shard 0/1)\n";
+    return kExitUsage;
+  }
   // Planning per host (--model): the same model, quantisation and catalogue
   // `hwaccel plan` would use, loaded once.
   Loaded planning;
@@ -124,6 +164,12 @@ int run_fleet(const FleetArgs& args) {
     return kind && *kind == FileKind::directory;
   }();
 
+  if (is_dir && shard) {
+    std::cerr << "error: --shard draws a slice of a fleet drawn from a spec or --preset; a "
+                 "folder of snapshots is split by splitting the folder\n";
+    return kExitUsage;
+  }
+  const Format format = output_format(args.out);
   sim::FleetAggregate total;
   if (is_dir) {
     std::string dir = args.source;
@@ -152,25 +198,54 @@ int run_fleet(const FleetArgs& args) {
     if (!spec) return exit_code;
     const Snapshot base = sim::synthesize(*spec);
     sim::FleetDraw draw{args.fault_rate, args.busy_rate};
+    const sim::HostRange range =
+        shard ? sim::shard_range(args.count, *shard) : sim::HostRange{0, args.count};
     std::mutex error_mutex;
     std::string first_error;
-    total = run_parallel(args.count, job_count(args.jobs, args.count),
+    total = run_parallel(range.size(), job_count(args.jobs, range.size()),
                          [&](std::size_t i, sim::FleetAggregate& agg) {
-                           Snapshot host = base;
-                           auto faults = sim::draw_faults(base, args.seed, i, draw);
-                           auto applied = sim::apply_faults(host, faults);
-                           if (!applied.ok()) {
+                           auto error = sim::add_drawn_host(agg, base, args.seed, range.first + i,
+                                                            draw, reserve, verdict);
+                           if (!error.empty()) {
                              std::lock_guard<std::mutex> lock(error_mutex);
-                             if (first_error.empty()) first_error = applied.errors.front();
+                             if (first_error.empty()) first_error = error;
                            }
-                           sim::add_snapshot(agg, std::move(host), reserve, verdict);
                          });
     if (!first_error.empty()) {
       std::cerr << "internal error: a drawn fault did not apply: " << first_error << "\n";
       return kExitInternal;
     }
+    if (shard) {
+      sim::FleetPart part;
+      part.fleet = {HWACCEL_VERSION,
+                    args.preset.empty() ? args.source : "preset:" + args.preset,
+                    sha256_hex(write_snapshot(base)),
+                    args.seed,
+                    args.count,
+                    args.fault_rate,
+                    args.busy_rate,
+                    verdict_title};
+      part.shard = *shard;
+      part.aggregate = std::move(total);
+      const std::string text = sim::part_to_text(part);
+      if (args.output == "-") {
+        std::cout << text;
+        return kExitOk;
+      }
+      if (auto why = write_file_atomically(args.output, text); !why.empty()) {
+        std::cerr << "error: " << why << "\n";
+        return kExitCannotWrite;
+      }
+      if (!args.out.quiet)
+        std::cerr << "hwsim fleet: shard " << args.shard << ": hosts " << range.first << " to "
+                  << range.end << " of " << args.count << " -> " << args.output << "\n";
+      return kExitOk;
+    }
   }
-  std::cout << render_fleet(total, verdict_title);
+  if (format == Format::text)
+    std::cout << render_fleet(total, verdict_title);
+  else
+    print_document(sim::fleet_to_json(total, verdict_title), format);
   return total.errors.empty() ? kExitOk : kExitBadInput;
 }
 
