@@ -234,6 +234,35 @@ TEST_F(NvmlMonitor, WhatTheSnapshotDidNotRecordIsNotSupported) {
   EXPECT_EQ(count, 0u);
 }
 
+TEST_F(NvmlMonitor, BusAndPeerToPeerFromTheRecordedTopology) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  int type = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*)>("nvmlDeviceGetBusType")(device(0), &type),
+            NVML_SUCCESS);
+  EXPECT_EQ(type, 2);  // NVML_BUS_TYPE_PCIE
+  auto p2p =
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int, int*)>("nvmlDeviceGetP2PStatus");
+  int status = -1;
+  EXPECT_EQ(p2p(device(0), device(5), 2 /* NVLINK */, &status), NVML_SUCCESS);
+  EXPECT_EQ(status, 0);  // OK: both on the NVSwitch fabric
+  EXPECT_EQ(p2p(device(0), device(5), 0 /* READ: ACS and IOMMU not recorded */, &status),
+            NVML_ERROR_NOT_SUPPORTED);
+  unsigned result = 9;
+  auto cap = call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int, unsigned*)>(
+      "nvmlDeviceGetNvLinkCapability");
+  EXPECT_EQ(cap(device(0), 17, 5 /* VALID */, &result), NVML_SUCCESS);
+  EXPECT_EQ(result, 1u);
+  EXPECT_EQ(cap(device(0), 0, 1 /* SYSMEM_ACCESS */, &result), NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t)>("nvmlDeviceValidateInforom")(device(0)),
+            NVML_ERROR_NOT_SUPPORTED);  // not recorded here
+  call<nvmlReturn_t (*)()>("nvmlShutdown")();
+  ASSERT_EQ(init_on_file(hwaccel::testing::recorded_h200_file()), NVML_SUCCESS);
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t)>("nvmlDeviceValidateInforom")(device(0)),
+            NVML_SUCCESS);  // inforom.checksum_validation: valid
+  EXPECT_EQ(p2p(device(0), device(0), 2, &status), NVML_SUCCESS);
+  EXPECT_EQ(status, 5);  // NOT_SUPPORTED: no NVLink on this H200
+}
+
 TEST_F(NvmlMonitor, EventsNeverArriveAndWaitsEndInTheirTimeout) {
   ASSERT_EQ(init_on_file(hwaccel::testing::recorded_h200_file()), NVML_SUCCESS);
   nvmlEventSet_t set = nullptr;
