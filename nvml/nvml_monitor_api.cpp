@@ -457,6 +457,9 @@ NVML_API nvmlReturn_t nvmlDeviceGetFBCStats(nvmlDevice_t device, nvmlFBCStats_t*
 // Sessions themselves are not recorded: a recorded count of 0 is an empty list.
 namespace {
 nvmlReturn_t no_sessions(nvmlDevice_t device, unsigned* count, const char* field) {
+  const Gpu* gpu = nullptr;
+  if (auto r = gpu_of(device, gpu)) return r;
+  if (!count) return NVML_ERROR_INVALID_ARGUMENT;
   unsigned recorded = 0;
   if (auto r = answer(device, &recorded, {field})) return r;
   if (recorded != 0) return NVML_ERROR_NOT_SUPPORTED;
