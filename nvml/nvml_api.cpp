@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "nvml/nvml_abi.h"
+#include "nvml/nvml_abi_monitor.h"
 #include "nvml/nvml_api_internal.h"
 #include "nvml/nvml_model.h"
 #include "src/host/live_host.h"
@@ -425,6 +426,26 @@ NVML_API nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t
 NVML_API nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t device, nvmlPciInfo_t* pci) {
   return nvmlDeviceGetPciInfo_v3(device, pci);
 }
+// The extended layout adds the PCI class (sysfs `class`: 0x0302 a 3D controller).
+NVML_API nvmlReturn_t nvmlDeviceGetPciInfoExt(nvmlDevice_t device, nvmlPciInfoExt_t* pci) {
+  const Gpu* gpu = nullptr;
+  if (auto r = gpu_of(device, gpu)) return r;
+  if (!pci) return NVML_ERROR_INVALID_ARGUMENT;
+  if (pci->version != nvmlPciInfoExt_v1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+  gpu = whole_of(gpu);
+  if (!gpu->pci_class) return NVML_ERROR_NOT_SUPPORTED;
+  nvmlPciInfo_t full;
+  if (auto r = fill_pci(*gpu, &full)) return r;
+  pci->domain = full.domain;
+  pci->bus = full.bus;
+  pci->device = full.device;
+  pci->pciDeviceId = full.pciDeviceId;
+  pci->pciSubSystemId = full.pciSubSystemId;
+  pci->baseClass = *gpu->pci_class >> 8;
+  pci->subClass = *gpu->pci_class & 0xff;
+  std::memcpy(pci->busId, full.busId, sizeof pci->busId);
+  return NVML_SUCCESS;
+}
 NVML_API nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_v1_t* pci) {
   if (!pci) return NVML_ERROR_INVALID_ARGUMENT;
   nvmlPciInfo_t full;
@@ -521,64 +542,7 @@ NVML_API nvmlReturn_t nvmlDeviceGetMemoryAffinity(nvmlDevice_t device, unsigned 
   return NVML_SUCCESS;
 }
 
-// ---- what only a recorded `nvidia-smi -q` says: NOT_SUPPORTED where none was recorded
-namespace {
-// A whole GPU's -q value into `out`; MIG devices have none of these.
-template <typename T, typename Out>
-nvmlReturn_t q_value(nvmlDevice_t device, Out* out,
-                     std::optional<T> hwaccel::nvml::QFacts::*field) {
-  const Gpu* gpu = nullptr;
-  if (auto r = gpu_of(device, gpu)) return r;
-  if (!out) return NVML_ERROR_INVALID_ARGUMENT;
-  const auto& value = gpu->q.*field;
-  if (gpu->is_mig || !value) return NVML_ERROR_NOT_SUPPORTED;
-  *out = static_cast<Out>(*value);
-  return NVML_SUCCESS;
-}
-}  // namespace
-
-NVML_API nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, int* mode) {
-  return q_value(device, mode, &hwaccel::nvml::QFacts::persistence);
-}
-NVML_API nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, int* mode) {
-  return q_value(device, mode, &hwaccel::nvml::QFacts::compute_mode);
-}
-NVML_API nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned* temp) {
-  if (sensor != NVML_TEMPERATURE_GPU) return NVML_ERROR_INVALID_ARGUMENT;
-  return q_value(device, temp, &hwaccel::nvml::QFacts::temperature_c);
-}
-NVML_API nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned* milliwatts) {
-  return q_value(device, milliwatts, &hwaccel::nvml::QFacts::power_mw);
-}
-NVML_API nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device, unsigned* limit) {
-  return q_value(device, limit, &hwaccel::nvml::QFacts::power_limit_mw);
-}
-NVML_API nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned* limit) {
-  return q_value(device, limit, &hwaccel::nvml::QFacts::power_limit_mw);
-}
-NVML_API nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned* mhz) {
-  switch (type) {
-    case NVML_CLOCK_GRAPHICS:
-      return q_value(device, mhz, &hwaccel::nvml::QFacts::clock_graphics_mhz);
-    case NVML_CLOCK_SM:
-      return q_value(device, mhz, &hwaccel::nvml::QFacts::clock_sm_mhz);
-    case NVML_CLOCK_MEM:
-      return q_value(device, mhz, &hwaccel::nvml::QFacts::clock_memory_mhz);
-    case NVML_CLOCK_VIDEO:
-      return NVML_ERROR_NOT_SUPPORTED;
-    default:
-      return NVML_ERROR_INVALID_ARGUMENT;
-  }
-}
-NVML_API nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t* u) {
-  if (!u) return NVML_ERROR_INVALID_ARGUMENT;
-  unsigned gpu = 0, memory = 0;
-  if (auto r = q_value(device, &gpu, &hwaccel::nvml::QFacts::utilization_gpu)) return r;
-  if (auto r = q_value(device, &memory, &hwaccel::nvml::QFacts::utilization_memory)) return r;
-  u->gpu = gpu;
-  u->memory = memory;
-  return NVML_SUCCESS;
-}
+// Temperature, power, clocks, utilisation, modes: nvml_monitor_api.cpp.
 
 // ---- MIG
 NVML_API nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int* current,

@@ -10,6 +10,15 @@
 
 #define NVML_API extern "C" __attribute__((visibility("default")))
 
+// Entry points one file answers and another calls.
+extern "C" {
+nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device, int* mode);
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned* milliwatts);
+nvmlReturn_t nvmlDeviceGetMultiGpuBoard(nvmlDevice_t device, unsigned* multi);
+nvmlReturn_t nvmlDeviceGetBoardId(nvmlDevice_t device, unsigned* id);
+nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t a, nvmlDevice_t b, int* level);
+}
+
 namespace hwaccel::nvml::api {
 
 // The model while NVML is initialised, else nullptr.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nvml/nvml_abi.h"
+#include "nvml/nvml_abi_monitor.h"
 #include "nvml/nvml_api_internal.h"
 #include "nvml/nvml_model.h"
 
@@ -188,6 +189,13 @@ NVML_API nvmlReturn_t nvmlDeviceGetGpuInstancePossiblePlacements_v2(
   return NVML_SUCCESS;
 }
 
+// The first version (deprecated in NVML 11.4) takes the same arguments.
+NVML_API nvmlReturn_t nvmlDeviceGetGpuInstancePossiblePlacements(
+    nvmlDevice_t device, unsigned int id, nvmlGpuInstancePlacement_t* placements,
+    unsigned int* count) {
+  return nvmlDeviceGetGpuInstancePossiblePlacements_v2(device, id, placements, count);
+}
+
 NVML_API nvmlReturn_t nvmlDeviceGetGpuInstanceRemainingCapacity(nvmlDevice_t device,
                                                                 unsigned int id,
                                                                 unsigned int* count) {
@@ -362,4 +370,37 @@ NVML_API nvmlReturn_t nvmlComputeInstanceGetInfo_v2(nvmlComputeInstance_t instan
 NVML_API nvmlReturn_t nvmlComputeInstanceGetInfo(nvmlComputeInstance_t instance,
                                                  nvmlComputeInstanceInfo_t* info) {
   return nvmlComputeInstanceGetInfo_v2(instance, info);
+}
+
+// A MIG device's SMs and engines: its compute instance's share of its GPU
+// instance's profile (the whole GPU instance's; smaller compute instances split
+// the SMs in a way the tables do not give: NOT_SUPPORTED).
+NVML_API nvmlReturn_t nvmlDeviceGetAttributes_v2(nvmlDevice_t device,
+                                                 nvmlDeviceAttributes_t* attributes) {
+  const Gpu* gpu = nullptr;
+  if (auto r = gpu_of(device, gpu)) return r;
+  if (!attributes) return NVML_ERROR_INVALID_ARGUMENT;
+  if (!gpu->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+  const Model* model = ready_model();
+  const std::size_t position = position_of(gpu);
+  for (const ComputeInstance& ci : model->compute_instances) {
+    if (ci.device != position) continue;
+    const GpuInstance& gi = model->gpu_instances[ci.gpu_instance];
+    if (ci.placement.size != gi.profile->slices) return NVML_ERROR_NOT_SUPPORTED;
+    attributes->multiprocessorCount = gi.profile->sms;
+    attributes->sharedCopyEngineCount = gi.profile->copy_engines;
+    attributes->sharedDecoderCount = gi.profile->decoders;
+    attributes->sharedEncoderCount = gi.profile->encoders;
+    attributes->sharedJpegCount = gi.profile->jpegs;
+    attributes->sharedOfaCount = gi.profile->ofas;
+    attributes->gpuInstanceSliceCount = gi.profile->slices;
+    attributes->computeInstanceSliceCount = ci.placement.size;
+    attributes->memorySizeMB = gi.profile->memory_mib;
+    return NVML_SUCCESS;
+  }
+  return NVML_ERROR_NOT_SUPPORTED;  // no profile table, or its instance ids not recorded
+}
+NVML_API nvmlReturn_t nvmlDeviceGetAttributes(nvmlDevice_t device,
+                                              nvmlDeviceAttributes_t* attributes) {
+  return nvmlDeviceGetAttributes_v2(device, attributes);
 }

@@ -8,6 +8,7 @@
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/pci_bus.h"
 #include "src/registry/detection.h"
+#include "src/snapshot/recorded_time.h"
 #include "src/vocabulary/text_util.h"
 
 namespace hwaccel::nvml {
@@ -293,12 +294,21 @@ Model build_model(Host& host) {
     read_compute_class(e.compute_class, gpu);
     gpu.numa_node = e.numa_node;
     gpu.cpus = parse_cpu_list(e.cpu_affinity);
+    if (e.pcie) {
+      gpu.pcie_gen_current = e.pcie->current.generation;
+      gpu.pcie_gen_max = e.pcie->max.generation;
+      gpu.pcie_width_current = e.pcie->current.width;
+      gpu.pcie_width_max = e.pcie->max.width;
+    }
     if (!gpu.bus_id.empty()) {
       const std::string sys = "/sys/bus/pci/devices/" + gpu.bus_id + "/";
       auto vendor = read_hex_file(host, sys + "subsystem_vendor");
       auto device = read_hex_file(host, sys + "subsystem_device");
       if (vendor && device) gpu.pci_subsystem = *device << 16 | *vendor;
       gpu.minor_number = read_minor(host, gpu.bus_id);
+      if (auto text = host.read(sys + "class"))
+        if (auto value = parse_hex(trim(text.value())); value && *value <= 0xffffff)
+          gpu.pci_class = static_cast<unsigned>(*value >> 8);
     }
     gpu.mig_capable = mig_capable_name(e.name) || e.partitioned;
     gpu.mig_enabled = e.partitioned;
@@ -353,7 +363,32 @@ Model build_model(Host& host) {
     if (!gpu.is_mig && gpu.mig_capable) gpu.mig_table = mig_table_for(gpu.name, gpu.memory_total);
   }
   lay_out_mig_instances(model);
+  if (auto* recorded = dynamic_cast<SnapshotHost*>(&host))
+    add_recorded_monitoring(recorded->snapshot(), model);
   return model;
+}
+
+void add_recorded_monitoring(const Snapshot& snapshot, Model& model) {
+  for (std::size_t i = 0; i < model.whole_gpus; ++i) model.gpus[i].cells = model.gpus[i].q.cells;
+  for (const auto& [argv, tool] : snapshot.tools) {
+    if (argv.empty() || argv[0].substr(argv[0].rfind('/') + 1) != "nvidia-smi" ||
+        tool.run.outcome != ToolOutcome::exited || tool.run.exit_code != 0)
+      continue;
+    bool query = false, header = true;
+    for (const auto& a : argv) {
+      query = query || a.rfind("--query-gpu=", 0) == 0;
+      header = header && a.find("noheader") == std::string::npos;
+    }
+    if (!query || !header) continue;
+    for (auto& [key, cells] : query_cells(tool.run.out))
+      for (std::size_t i = 0; i < model.whole_gpus; ++i) {
+        Gpu& gpu = model.gpus[i];
+        if (key != gpu.bus_id && key != "#" + std::to_string(gpu.index)) continue;
+        for (const auto& [field, cell] : cells) gpu.cells[field] = cell;
+      }
+  }
+  if (auto seconds = parse_recorded_time(recorded_time_of(snapshot)))
+    model.recorded_us = static_cast<std::uint64_t>(*seconds) * 1000000u;
 }
 
 std::int64_t init_latency_ms(const Snapshot& snapshot) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nvml/nvml_abi.h"
+#include "nvml/nvml_fields.h"
 #include "nvml/nvml_mig_profiles.h"
 #include "nvml/nvml_q_facts.h"
 #include "src/host/host.h"
@@ -73,6 +74,13 @@ struct Gpu {
   std::vector<NvLinkLane> nvlinks;          // link number -> its far end
   QFacts q;                                 // what a recorded `nvidia-smi -q` adds (whole GPUs)
   std::optional<unsigned> addressing_mode;  // NVML_DEVICE_ADDRESSING_MODE_*, driver 580 on
+  // The monitoring figures recorded for the whole GPU (nvml_fields.h): a recorded
+  // --query-gpu's cells, else what the recorded -q printed for the same field.
+  Cells cells;
+  std::optional<unsigned> pci_class;
+  // The PCIe link the detection read from sysfs (generation, width; current and max).
+  std::optional<int> pcie_gen_current, pcie_gen_max, pcie_width_current,
+      pcie_width_max;  // sysfs `class` >> 8: 0x0302 (3D), 0x0300 (VGA)
 };
 
 struct Model {
@@ -91,7 +99,14 @@ struct Model {
   std::int64_t init_ms = 0;
   std::vector<GpuInstance> gpu_instances;
   std::vector<ComputeInstance> compute_instances;
+  // When the snapshot was taken (recorded_time.h), microseconds since 1970: the
+  // time stamp of every sample NVML reports. nullopt: the snapshot holds no time.
+  std::optional<std::uint64_t> recorded_us;
 };
+
+// The recorded monitoring figures of `snapshot` (every recorded `nvidia-smi
+// --query-gpu` with a header, over the -q cells already in Gpu::q) and its time.
+void add_recorded_monitoring(const Snapshot& snapshot, Model& model);
 
 // The model of `host` (a SnapshotHost): runs the cuda probe on it.
 Model build_model(Host& host);

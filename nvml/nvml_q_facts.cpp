@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/vocabulary/text_util.h"
@@ -10,6 +11,131 @@ namespace hwaccel::nvml {
 namespace {
 
 constexpr std::size_t kMaxGpus = 1024;
+
+// -q's lines by their heading path ("Temperature/GPU Current Temp") -> the field.
+const std::map<std::string_view, std::string_view>& q_fields() {
+  static const std::map<std::string_view, std::string_view> table = {
+      {"Display Mode", "display_mode"},
+      {"Display Active", "display_active"},
+      {"Persistence Mode", "persistence_mode"},
+      {"Accounting Mode", "accounting.mode"},
+      {"Accounting Mode Buffer Size", "accounting.buffer_size"},
+      {"Serial Number", "serial"},
+      {"VBIOS Version", "vbios_version"},
+      {"MultiGPU Board", "q.multigpu_board"},
+      {"Board ID", "q.board_id"},
+      {"Board Part Number", "q.board_part_number"},
+      {"GPU PDI", "q.pdi"},
+      {"GSP Firmware Version", "q.gsp_firmware_version"},
+      {"Fan Speed", "fan.speed"},
+      {"Performance State", "pstate"},
+      {"Compute Mode", "compute_mode"},
+      {"Driver Model/Current", "driver_model.current"},
+      {"Driver Model/Pending", "driver_model.pending"},
+      {"Platform Info/Module Id", "platform.module_id"},
+      {"Inforom Version/Image Version", "inforom.img"},
+      {"Inforom Version/OEM Object", "inforom.oem"},
+      {"Inforom Version/ECC Object", "inforom.ecc"},
+      {"Inforom Version/Power Management Object", "inforom.pwr"},
+      {"GPU Operation Mode/Current", "gom.current"},
+      {"GPU Operation Mode/Pending", "gom.pending"},
+      {"GPU Virtualization Mode/Virtualization Mode", "q.virtualization_mode"},
+      {"GPU Virtualization Mode/Host VGPU Mode", "q.host_vgpu_mode"},
+      {"PCI/GPU Link Info/PCIe Generation/Max", "pcie.link.gen.max"},
+      {"PCI/GPU Link Info/PCIe Generation/Current", "pcie.link.gen.current"},
+      {"PCI/GPU Link Info/PCIe Generation/Device Max", "pcie.link.gen.gpumax"},
+      {"PCI/GPU Link Info/PCIe Generation/Device Current", "pcie.link.gen.gpucurrent"},
+      {"PCI/GPU Link Info/Link Width/Max", "pcie.link.width.max"},
+      {"PCI/GPU Link Info/Link Width/Current", "pcie.link.width.current"},
+      {"PCI/Replays Since Reset", "q.pcie.replays"},
+      {"PCI/Tx Throughput", "q.pcie.tx"},
+      {"PCI/Rx Throughput", "q.pcie.rx"},
+      {"Utilization/GPU", "utilization.gpu"},
+      {"Utilization/Gpu", "utilization.gpu"},
+      {"Utilization/Memory", "utilization.memory"},
+      {"Utilization/Encoder", "utilization.encoder"},
+      {"Utilization/Decoder", "utilization.decoder"},
+      {"Utilization/JPEG", "utilization.jpeg"},
+      {"Utilization/OFA", "utilization.ofa"},
+      {"Encoder Stats/Active Sessions", "encoder.stats.sessionCount"},
+      {"Encoder Stats/Average FPS", "encoder.stats.averageFps"},
+      {"Encoder Stats/Average Latency", "encoder.stats.averageLatency"},
+      {"FBC Stats/Active Sessions", "q.fbc.sessions"},
+      {"FBC Stats/Average FPS", "q.fbc.fps"},
+      {"FBC Stats/Average Latency", "q.fbc.latency"},
+      {"DRAM Encryption Mode/Current", "dramEncryption.mode.current"},
+      {"DRAM Encryption Mode/Pending", "dramEncryption.mode.pending"},
+      {"ECC Mode/Current", "ecc.mode.current"},
+      {"ECC Mode/Pending", "ecc.mode.pending"},
+      {"ECC Errors/Volatile/SRAM Correctable", "ecc.errors.corrected.volatile.sram"},
+      {"ECC Errors/Volatile/DRAM Correctable", "ecc.errors.corrected.volatile.dram"},
+      {"ECC Errors/Volatile/DRAM Uncorrectable", "ecc.errors.uncorrected.volatile.dram"},
+      {"ECC Errors/Aggregate/SRAM Correctable", "ecc.errors.corrected.aggregate.sram"},
+      {"ECC Errors/Aggregate/DRAM Correctable", "ecc.errors.corrected.aggregate.dram"},
+      {"ECC Errors/Aggregate/DRAM Uncorrectable", "ecc.errors.uncorrected.aggregate.dram"},
+      {"ECC Errors/Channel Repair Pending", "q.channel_repair_pending"},
+      {"ECC Errors/TPC Repair Pending", "q.tpc_repair_pending"},
+      {"ECC Errors/Unrepairable Memory", "q.unrepairable_memory"},
+      {"Retired Pages/Single Bit ECC", "retired_pages.single_bit_ecc.count"},
+      {"Retired Pages/Double Bit ECC", "retired_pages.double_bit.count"},
+      {"Retired Pages/Pending Page Blacklist", "retired_pages.pending"},
+      {"Remapped Rows/Correctable Error", "remapped_rows.correctable"},
+      {"Remapped Rows/Uncorrectable Error", "remapped_rows.uncorrectable"},
+      {"Remapped Rows/Pending", "remapped_rows.pending"},
+      {"Remapped Rows/Remapping Failure Occurred", "remapped_rows.failure"},
+      {"Remapped Rows/Bank Remap Availability Histogram/Max", "remapped_rows.histogram.max"},
+      {"Remapped Rows/Bank Remap Availability Histogram/High", "remapped_rows.histogram.high"},
+      {"Remapped Rows/Bank Remap Availability Histogram/Partial",
+       "remapped_rows.histogram.partial"},
+      {"Remapped Rows/Bank Remap Availability Histogram/Low", "remapped_rows.histogram.low"},
+      {"Remapped Rows/Bank Remap Availability Histogram/None", "remapped_rows.histogram.none"},
+      {"Temperature/GPU Current Temp", "temperature.gpu"},
+      {"Temperature/GPU T.Limit Temp", "temperature.gpu.tlimit"},
+      {"Temperature/Memory Current Temp", "temperature.memory"},
+      {"Temperature/GPU Shutdown Temp", "q.temperature.shutdown"},
+      {"Temperature/GPU Slowdown Temp", "q.temperature.slowdown"},
+      {"Temperature/GPU Max Operating Temp", "q.temperature.gpu_max"},
+      {"Temperature/Memory Max Operating Temp", "q.temperature.memory_max"},
+      {"GPU Power Readings/Power Draw", "power.draw"},
+      {"GPU Power Readings/Average Power Draw", "power.draw.average"},
+      {"GPU Power Readings/Instantaneous Power Draw", "power.draw.instant"},
+      {"GPU Power Readings/Current Power Limit", "power.limit"},
+      {"GPU Power Readings/Power Limit", "power.limit"},
+      {"GPU Power Readings/Enforced Power Limit", "enforced.power.limit"},
+      {"GPU Power Readings/Default Power Limit", "power.default_limit"},
+      {"GPU Power Readings/Min Power Limit", "power.min_limit"},
+      {"GPU Power Readings/Max Power Limit", "power.max_limit"},
+      {"GPU Power Readings/Power Management", "power.management"},
+      {"Power Readings/Power Draw", "power.draw"},
+      {"Power Readings/Average Power Draw", "power.draw.average"},
+      {"Power Readings/Instantaneous Power Draw", "power.draw.instant"},
+      {"Power Readings/Power Limit", "power.limit"},
+      {"Power Readings/Enforced Power Limit", "enforced.power.limit"},
+      {"Power Readings/Default Power Limit", "power.default_limit"},
+      {"Power Readings/Min Power Limit", "power.min_limit"},
+      {"Power Readings/Max Power Limit", "power.max_limit"},
+      {"Power Readings/Power Management", "power.management"},
+      {"Clocks/Graphics", "clocks.current.graphics"},
+      {"Clocks/SM", "clocks.current.sm"},
+      {"Clocks/Memory", "clocks.current.memory"},
+      {"Clocks/Video", "clocks.current.video"},
+      {"Applications Clocks/Graphics", "clocks.applications.graphics"},
+      {"Applications Clocks/Memory", "clocks.applications.memory"},
+      {"Default Applications Clocks/Graphics", "clocks.default_applications.graphics"},
+      {"Default Applications Clocks/Memory", "clocks.default_applications.memory"},
+      {"Max Clocks/Graphics", "clocks.max.graphics"},
+      {"Max Clocks/SM", "clocks.max.sm"},
+      {"Max Clocks/Memory", "clocks.max.memory"},
+      {"Max Clocks/Video", "q.clocks.max.video"},
+      {"Max Customer Boost Clocks/Graphics", "q.clocks.boost.graphics"},
+      {"Clock Policy/Auto Boost", "q.auto_boost"},
+      {"Clock Policy/Auto Boost Default", "q.auto_boost_default"},
+      {"Conf Compute Protected Memory Usage/Total", "protected_memory.total"},
+      {"Conf Compute Protected Memory Usage/Used", "protected_memory.used"},
+      {"Conf Compute Protected Memory Usage/Free", "protected_memory.free"},
+  };
+  return table;
+}
 
 std::size_t indent_of(std::string_view line) {
   std::size_t n = 0;
@@ -52,7 +178,8 @@ std::optional<int> compute_mode_of(std::string_view value) {
 QReport parse_q_facts(std::string_view text) {
   QReport report;
   QFacts* gpu = nullptr;
-  std::string section;  // the heading at indent 4 the current line is under
+  std::string section;                // the heading at indent 4 the current line is under
+  std::vector<std::string> headings;  // headings[n]: the heading at indent 4 * (n + 1)
   for (auto raw : split_lines(text)) {
     if (raw.size() > 4096) continue;
     std::size_t indent = indent_of(raw);
@@ -62,6 +189,7 @@ QReport parse_q_facts(std::string_view text) {
       std::string bus = normalise_pci_bus_id(trim(line.substr(4)));
       gpu = bus.empty() || report.by_bus.size() >= kMaxGpus ? nullptr : &report.by_bus[bus];
       section.clear();
+      headings.clear();
       continue;
     }
     auto kv = split_key_value(line);
@@ -72,13 +200,21 @@ QReport parse_q_facts(std::string_view text) {
       continue;
     }
     if (!gpu) continue;
-    if (indent == 4 && (!kv || trim(kv->value).empty())) {
-      section = std::string(line.substr(0, 64));
+    if (indent % 4 != 0 || indent > 16) continue;
+    const std::size_t level = indent / 4;
+    headings.resize(level - 1);  // a line at this level closes the deeper headings
+    if (!kv || trim(kv->value).empty()) {
+      headings.push_back(std::string(trim(line.substr(0, 64))));
+      if (indent == 4) section = headings.back();
       continue;
     }
-    if (!kv) continue;
     const auto key = kv->key;
     const auto value = trim(kv->value);
+    std::string path;
+    for (const auto& h : headings) path += h + "/";
+    path += std::string(key.substr(0, 64));
+    if (auto f = q_fields().find(path); f != q_fields().end() && value.size() < 128)
+      gpu->cells[std::string(f->second)] = without_unit(value);
     if (indent == 4) {
       if (key == "Persistence Mode" && (value == "Enabled" || value == "Disabled"))
         gpu->persistence = value == "Enabled";

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "nvml/nvml_fields.h"
+
 namespace hwaccel::nvml {
 
 struct QFacts {
@@ -24,6 +26,10 @@ struct QFacts {
   std::optional<unsigned> clock_graphics_mhz, clock_sm_mhz, clock_memory_mhz;
   std::optional<unsigned> utilization_gpu, utilization_memory;  // percent
   std::string addressing_mode;  // "None", "HMM", "ATS"; "" when not printed
+  // Every monitoring line -q prints, under the --query-gpu name of the same value
+  // ("temperature.gpu" from Temperature / GPU Current Temp) or, for what no query
+  // field holds, a "q." name ("q.board_part_number"); units cut.
+  Cells cells;
 };
 
 struct QReport {

@@ -2,7 +2,8 @@
 // /work/shared/real-captures/nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt):
 // -L, -q [-x] [-d LIST], --query-gpu=FIELDS --format=csv[,noheader][,nounits],
 // -i/--id=ID[,ID] (an index, a UUID or a bus id), --version, --help-query-gpu,
-// topo -m, nvlink -s, mig -lgi/-lgip/-lci [-i ID] (nvidia_smi_mig.cpp). Other
+// topo -m, nvlink -s, mig -lgi/-lgip/-lci [-i ID] (nvidia_smi_mig.cpp), dmon and
+// pmon -c N [-i ID], --query-compute-apps, -h (nvidia_smi_monitor.cpp). Other
 // sub-commands and forms answer only as recorded.
 #include "sim/emulate/nvidia_smi.h"
 
@@ -10,6 +11,7 @@
 #include <cctype>
 
 #include "sim/emulate/nvidia_smi_fields.h"
+#include "src/snapshot/recorded_time.h"
 
 namespace hwaccel::sim {
 namespace {
@@ -112,13 +114,62 @@ std::optional<ToolAnswer> mig(const NvModel& m, const std::vector<std::string>& 
   return nvsmi_mig_lgip(m, gpus);
 }
 
+// `dmon`/`pmon` with `-c N` (and `-i ID`, `-d SECONDS`: samples come at once, the
+// recorded figures each time); nullopt for the forms the host model cannot answer
+// (no -c: the real tool samples until interrupted; metric and output options).
+std::optional<ToolAnswer> monitor(const NvModel& m, const std::string& which,
+                                  const std::vector<std::string>& rest) {
+  int count = 0;
+  std::string ids;
+  bool has_ids = false;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    const std::string& a = rest[i];
+    if (i + 1 >= rest.size()) return std::nullopt;
+    const std::string& v = rest[++i];
+    if (a == "-c" || a == "--count") {
+      if (v.empty() || v.size() > 4 ||
+          !std::all_of(v.begin(), v.end(), [](char c) { return std::isdigit(c); }))
+        return invalid_arguments();
+      count = std::stoi(v);
+    } else if (a == "-i" || a == "--id") {
+      ids = v;
+      has_ids = true;
+    } else if (a != "-d" && a != "--delay") {
+      return std::nullopt;
+    }
+  }
+  if (count <= 0) return std::nullopt;
+  std::vector<int> gpus;
+  if (has_ids) {
+    auto picked = select(m, ids);
+    if (!picked) return no_devices();
+    gpus = *picked;
+  } else {
+    for (const auto& g : m.gpus) gpus.push_back(g.index);
+  }
+  return ToolAnswer{which == "dmon" ? nvsmi_dmon(m, gpus, count) : nvsmi_pmon(m, gpus, count), "",
+                    0};
+}
+
 }  // namespace
 
 ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::string>& argv) {
   const NvModel m = nvidia_model(host);
   if (m.failure) return *m.failure;
   const std::vector<std::string> args(argv.begin() + (argv.empty() ? 0 : 1), argv.end());
-  const std::string when = host.snapshot.host.recorded_at;
+  // The recording's time: recorded_at, else the time a recorded output printed.
+  const std::string when = recorded_time_of(host.snapshot);
+  if (!args.empty() && (args[0] == "dmon" || args[0] == "pmon")) {
+    if (auto r = recorded(host, args)) return *r;
+    if (auto answer = monitor(m, args[0], std::vector<std::string>(args.begin() + 1, args.end())))
+      return *answer;
+    return {"",
+            "hwsim: nvidia-smi " + args[0] +
+                ": not emulated without -c N (the real tool samples until interrupted), "
+                "nor with its metric or output options\n",
+            2};
+  }
+  if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) return {nvsmi_help(m), "", 0};
   if (!args.empty() && (args[0] == "topo" || args[0] == "nvlink" || args[0] == "mig")) {
     // Another spelling of a recorded question first (`topo --matrix` for `topo -m`).
     std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -150,8 +201,8 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
   if (args.size() == 1 && args[0] == "--help-query-gpu")
     return {help_query_gpu(m.driver_version), "", 0};
   bool list = false, query = false, xml = false, version = false;
-  std::string ids, fields, format;
-  bool has_ids = false, has_fields = false, has_format = false;
+  std::string ids, fields, format, apps;
+  bool has_ids = false, has_fields = false, has_format = false, has_apps = false;
   std::vector<std::string> display;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -190,6 +241,8 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
       }
     } else if (a.rfind("--query-gpu", 0) == 0)
       ok = value("--query-gpu", fields, has_fields);
+    else if (a.rfind("--query-compute-apps", 0) == 0)
+      ok = value("--query-compute-apps", apps, has_apps);
     else if (a.rfind("--format", 0) == 0)
       ok = value("--format", format, has_format);
     else
@@ -205,8 +258,8 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
   } else {
     for (const auto& g : m.gpus) gpus.push_back(g.index);
   }
-  if (has_fields) {
-    if (!has_format || list || query) return invalid_arguments();
+  if (has_fields || has_apps) {
+    if (!has_format || list || query || (has_fields && has_apps)) return invalid_arguments();
     CsvFormat f;
     bool csv = false;
     std::size_t at = 0;
@@ -226,6 +279,7 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
       at = comma + 1;
     }
     if (!csv) return invalid_arguments();
+    if (has_apps) return nvsmi_query_compute_apps(apps, f);
     return nvsmi_query_gpu(m, gpus, fields, f, when);
   }
   if (has_format) return invalid_arguments();

@@ -34,6 +34,12 @@ ToolAnswer nvsmi_mig_lgip(const NvModel& m, const std::vector<int>& gpus);
 ToolAnswer nvsmi_mig_lci(const NvModel& m, const std::vector<int>& gpus);
 bool nvsmi_mig_capable(const NvGpu& g);
 
+// `dmon -c N`, `pmon -c N`, `--query-compute-apps` and `-h` (nvidia_smi_monitor.cpp).
+std::string nvsmi_dmon(const NvModel& m, const std::vector<int>& gpus, int samples);
+std::string nvsmi_pmon(const NvModel& m, const std::vector<int>& gpus, int samples);
+ToolAnswer nvsmi_query_compute_apps(const std::string& fields, CsvFormat format);
+std::string nvsmi_help(const NvModel& m);
+
 // The snapshot's recorded_at ("2024-03-01T10:00:00Z") as the table's header prints
 // a time ("Fri Mar  1 10:00:00 2024") and as --query-gpu's timestamp does
 // ("2024/03/01 10:00:00.000"); a fixed epoch where it is not a time.

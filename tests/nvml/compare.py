@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 NVLINK_MAX_LINKS = 18
+NOT_SUPPORTED = 3
 # What the real libnvidia-ml's nvmlInit returns where nvidia-smi failed as recorded.
 DRIVER_NOT_LOADED, LIB_RM_VERSION_MISMATCH = 9, 18
 
@@ -89,10 +90,22 @@ def expected_lines(detect):
     return lines
 
 
+def expected_monitor(want):
+    """The monitoring lines of each whole GPU in `want` (expected_lines)."""
+    out = []
+    for line in want:
+        if line.startswith("gpu ") and line.split(" ")[2] == "name":
+            gpu = " ".join(line.split(" ")[:2])
+            out += ["monitor %s %s %d" % (gpu, what, NOT_SUPPORTED)
+                    for what in ("temperature", "power", "sm-clock", "utilization")]
+            out.append("monitor %s processes 0 0" % gpu)
+    return out
+
+
 def facts(output):
     """A client's lines less those hwaccel has no counterpart for; each GPU's GPU
     instance lines sorted, after its MIG devices (the clients list them by profile)."""
-    skip = ("error-string ", "cuda ", "mig-table ")
+    skip = ("error-string ", "cuda ", "mig-table ", "monitor ")
     lines = [l for l in output.splitlines() if l and not l.startswith(skip)]
     lines = ["dlopen failed" if l.startswith("dlopen failed") else l for l in lines]
     out = [l for l in lines if " gi " not in l]
@@ -130,6 +143,12 @@ def check(hwsim, hwaccel, fixture, clients):
                     if w != g][:8]
             problems.append("%s differs from hwaccel detect:\n%s" % (
                 os.path.basename(client), "\n".join("  %s\n  %s" % p for p in diff)))
+        # Monitoring (the C client asks what gpustat and nvitop ask): the fixtures record
+        # no figure, so each is NOT_SUPPORTED, never a made-up number; no process runs.
+        monitor = [l for l in output.splitlines() if l.startswith("monitor ")]
+        if monitor and monitor != expected_monitor(want):
+            problems.append("%s monitoring differs:\n  %s" % (
+                os.path.basename(client), "\n  ".join(sorted(set(monitor) ^ set(expected_monitor(want))))))
     if len(cuda_lines) > 1:
         problems.append("the clients disagree on the CUDA driver version: %s" % cuda_lines)
     if len(table_lines) > 1:

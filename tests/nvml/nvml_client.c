@@ -58,6 +58,8 @@ typedef ret_t (*fmigh)(dev_t_, unsigned, dev_t_*);
 typedef ret_t (*flink)(dev_t_, unsigned, int*);
 typedef ret_t (*flpci)(dev_t_, unsigned, pci_t*);
 typedef const char* (*ferr)(ret_t);
+typedef ret_t (*fdtyped)(dev_t_, int, unsigned*);
+typedef ret_t (*fprocs)(dev_t_, unsigned*, void*);
 typedef ret_t (*fgiprof)(dev_t_, unsigned, gi_profile_t*);
 typedef ret_t (*fgis)(dev_t_, unsigned, void**, unsigned*);
 typedef ret_t (*fgiinfo)(void*, gi_info_t*);
@@ -122,6 +124,18 @@ static void memory(const char* what, dev_t_ d) {
     printf("%s memory error %d\n", what, r);
 }
 
+/* What gpustat and nvitop ask each GPU: temperature, power, SM clock, utilisation
+ * (its status: the fixtures record none of these) and the running processes. */
+static void monitor(const char* gpu, dev_t_ d) {
+  unsigned v = 0, rates[2] = {0, 0}, procs = 0;
+  printf("monitor %s temperature %d\n", gpu, CALL(fdtyped, nvmlDeviceGetTemperature, d, 0, &v));
+  printf("monitor %s power %d\n", gpu, CALL(fduint, nvmlDeviceGetPowerUsage, d, &v));
+  printf("monitor %s sm-clock %d\n", gpu, CALL(fdtyped, nvmlDeviceGetClockInfo, d, 1, &v));
+  printf("monitor %s utilization %d\n", gpu, CALL(fduint, nvmlDeviceGetUtilizationRates, d, rates));
+  ret_t r = CALL(fprocs, nvmlDeviceGetComputeRunningProcesses_v3, d, &procs, NULL);
+  printf("monitor %s processes %d %u\n", gpu, r, procs);
+}
+
 int main(int argc, char** argv) {
   lib = dlopen(argc > 1 ? argv[1] : "libnvidia-ml.so.1", RTLD_NOW);
   if (!lib) {
@@ -149,6 +163,7 @@ int main(int argc, char** argv) {
     snprintf(gpu, sizeof gpu, "gpu %u", i);
     printf("%s name %s\n%s uuid %s\n%s bus %s\n", gpu, name, gpu, uuid, gpu, pci.busId);
     memory(gpu, d);
+    monitor(gpu, d);
     unsigned current = 0, pending = 0;
     if (CALL(fmig, nvmlDeviceGetMigMode, d, &current, &pending) == 0 && current == 1) {
       unsigned max = 0;

@@ -426,13 +426,15 @@ TEST_F(NvmlLibrary, BrokenDriversFailInit) {
   EXPECT_EQ(call<nvmlReturn_t (*)()>("nvmlInit")(), NVML_ERROR_DRIVER_NOT_LOADED);
 }
 
+// Stubs, and figures the fixture did not record (NvmlMonitor has the recorded ones).
 TEST_F(NvmlLibrary, EveryOtherFunctionIsNotSupported) {
   ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
   unsigned value = 0;
-  for (const char* name : {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetFanSpeed",
-                           "nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetIrqNum"})
+  for (const char* name :
+       {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetFanSpeed", "nvmlDeviceGetPowerManagementLimit",
+        "nvmlDeviceGetIrqNum", "nvmlDeviceGetNumGpuCores"})
     EXPECT_EQ(call<DeviceUint>(name)(device(0), &value), NVML_ERROR_NOT_SUPPORTED) << name;
-  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlUnitGetCount")(&value),
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlSystemGetHicVersion")(&value),
             NVML_ERROR_NOT_SUPPORTED);
 }
 

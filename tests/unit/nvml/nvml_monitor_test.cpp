@@ -1,0 +1,318 @@
+// The simulated libnvidia-ml's monitoring, process, sample and event calls through
+// its C ABI, as gpustat, nvitop, pynvml and the Kubernetes device plugin call them:
+// on a host whose snapshot recorded a real H200's -q and --query-gpu figures they
+// are those figures; where nothing was recorded they are NOT_SUPPORTED, never a
+// made-up number; the process lists of a simulated host are empty.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "nvml/nvml_abi.h"
+#include "nvml/nvml_abi_monitor.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/nvml/recorded_h200.h"
+
+namespace {
+
+class NvmlMonitor : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    lib_ = ::dlopen(HWACCEL_BIN_DIR "/libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(lib_, nullptr) << ::dlerror();
+  }
+  void TearDown() override {
+    while (call<nvmlReturn_t (*)()>("nvmlShutdown")() == NVML_SUCCESS) {
+    }
+  }
+  template <typename F>
+  static F call(const char* name) {
+    void* f = ::dlsym(lib_, name);
+    EXPECT_NE(f, nullptr) << name;
+    return reinterpret_cast<F>(f);
+  }
+  static nvmlReturn_t init_on_file(const std::string& path) {
+    ::setenv("HWSIM_NVML_SNAPSHOT", path.c_str(), 1);
+    return call<nvmlReturn_t (*)()>("nvmlInit_v2")();
+  }
+  static nvmlReturn_t init_on(const std::string& fixture) {
+    return init_on_file(hwaccel::testing::source_path("fixtures/hosts/" + fixture + ".yaml"));
+  }
+  static nvmlDevice_t device(unsigned index) {
+    nvmlDevice_t d = nullptr;
+    EXPECT_EQ(
+        call<nvmlReturn_t (*)(unsigned, nvmlDevice_t*)>("nvmlDeviceGetHandleByIndex_v2")(index, &d),
+        NVML_SUCCESS);
+    return d;
+  }
+  static nvmlReturn_t uint_of(const char* name, nvmlDevice_t d, unsigned& out) {
+    return call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(name)(d, &out);
+  }
+  static nvmlReturn_t typed_of(const char* name, nvmlDevice_t d, int type, unsigned& out) {
+    return call<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>(name)(d, type, &out);
+  }
+  static std::string text_of(const char* name, nvmlDevice_t d) {
+    char buf[96] = {};
+    auto r = call<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>(name)(d, buf, sizeof buf);
+    return r == NVML_SUCCESS ? buf : "error " + std::to_string(r);
+  }
+  static void* lib_;
+};
+void* NvmlMonitor::lib_ = nullptr;
+
+// 2026-11-30T01:48:06Z, the fixture's recorded_at, in microseconds.
+constexpr unsigned long long kRecordedUs = 1796003286ull * 1000000;
+
+TEST_F(NvmlMonitor, FiguresAreTheRecordedOnes) {
+  const std::string path = hwaccel::testing::recorded_h200_file();
+  ASSERT_FALSE(path.empty());
+  ASSERT_EQ(init_on_file(path), NVML_SUCCESS);
+  nvmlDevice_t d = device(0);
+  unsigned v = 0;
+  EXPECT_EQ(typed_of("nvmlDeviceGetTemperature", d, NVML_TEMPERATURE_GPU, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 28u);
+  EXPECT_EQ(typed_of("nvmlDeviceGetTemperature", d, 1, v), NVML_ERROR_INVALID_ARGUMENT);
+  // Driver 590 prints T.Limit temperatures, not the shutdown threshold: not recorded.
+  EXPECT_EQ(typed_of("nvmlDeviceGetTemperatureThreshold", d, 0, v), NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(uint_of("nvmlDeviceGetPowerUsage", d, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 78210u);  // the query's power.draw.instant (78.21 W), not -q's 77.88
+  EXPECT_EQ(uint_of("nvmlDeviceGetEnforcedPowerLimit", d, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 700000u);
+  unsigned lo = 0, hi = 0;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, unsigned*)>(
+                "nvmlDeviceGetPowerManagementLimitConstraints")(d, &lo, &hi),
+            NVML_SUCCESS);
+  EXPECT_EQ(lo, 200000u);
+  EXPECT_EQ(hi, 700000u);
+  EXPECT_EQ(typed_of("nvmlDeviceGetClockInfo", d, NVML_CLOCK_SM, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 345u);
+  EXPECT_EQ(typed_of("nvmlDeviceGetClockInfo", d, NVML_CLOCK_MEM, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 3201u);
+  EXPECT_EQ(typed_of("nvmlDeviceGetMaxClockInfo", d, NVML_CLOCK_GRAPHICS, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 1980u);
+  // nvidia-smi printed "Requested functionality has been deprecated": NVML's DEPRECATED.
+  EXPECT_EQ(typed_of("nvmlDeviceGetApplicationsClock", d, NVML_CLOCK_GRAPHICS, v),
+            NVML_ERROR_DEPRECATED);
+  nvmlUtilization_t u{7, 7};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlUtilization_t*)>(
+                "nvmlDeviceGetUtilizationRates")(d, &u),
+            NVML_SUCCESS);
+  EXPECT_EQ(u.gpu, 0u);
+  EXPECT_EQ(u.memory, 0u);
+  unsigned period = 1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, unsigned*)>(
+                "nvmlDeviceGetEncoderUtilization")(d, &v, &period),
+            NVML_SUCCESS);
+  EXPECT_EQ(v, 0u);
+  int state = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*)>("nvmlDeviceGetPerformanceState")(d, &state),
+            NVML_SUCCESS);
+  EXPECT_EQ(state, 0);
+  EXPECT_EQ(uint_of("nvmlDeviceGetFanSpeed", d, v), NVML_ERROR_NOT_SUPPORTED);  // [N/A]
+  int current = -1, pending = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>("nvmlDeviceGetEccMode")(d, &current,
+                                                                                     &pending),
+            NVML_SUCCESS);
+  EXPECT_EQ(current, 1);
+  unsigned long long errors = 9;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int, int, unsigned long long*)>(
+                "nvmlDeviceGetTotalEccErrors")(d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+                                               NVML_AGGREGATE_ECC, &errors),
+            NVML_SUCCESS);
+  EXPECT_EQ(errors, 0u);
+  nvmlRowRemapperHistogramValues_t h{};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlRowRemapperHistogramValues_t*)>(
+                "nvmlDeviceGetRowRemapperHistogram")(d, &h),
+            NVML_SUCCESS);
+  EXPECT_EQ(h.max, 3072u);
+  unsigned long long reasons = 0;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
+                "nvmlDeviceGetCurrentClocksThrottleReasons")(d, &reasons),
+            NVML_SUCCESS);
+  EXPECT_EQ(reasons, 1u);  // GPU idle
+  EXPECT_EQ(typed_of("nvmlDeviceGetPcieThroughput", d, NVML_PCIE_UTIL_TX_BYTES, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 371u);  // -q's Tx Throughput, KB/s
+  EXPECT_EQ(uint_of("nvmlDeviceGetMaxPcieLinkGeneration", d, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 5u);
+  EXPECT_EQ(text_of("nvmlDeviceGetVbiosVersion", d), "96.00.A5.00.03");
+  EXPECT_EQ(text_of("nvmlDeviceGetBoardPartNumber", d), "695-2G520-0280-001");
+  EXPECT_EQ(text_of("nvmlDeviceGetInforomImageVersion", d), "G520.0280.02.02");
+  int mode = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*)>("nvmlDeviceGetVirtualizationMode")(d, &mode),
+            NVML_SUCCESS);
+  EXPECT_EQ(mode, NVML_GPU_VIRTUALIZATION_MODE_PASSTHROUGH);
+  nvmlPciInfoExt_t ext{};
+  ext.version = nvmlPciInfoExt_v1;
+  EXPECT_EQ(
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlPciInfoExt_t*)>("nvmlDeviceGetPciInfoExt")(d, &ext),
+      NVML_SUCCESS);
+  EXPECT_EQ(ext.baseClass, 3u);
+  EXPECT_STREQ(ext.busId, "00000000:00:06.0");
+}
+
+TEST_F(NvmlMonitor, SamplesCarryTheRecordedTime) {
+  ASSERT_EQ(init_on_file(hwaccel::testing::recorded_h200_file()), NVML_SUCCESS);
+  auto samples =
+      call<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned long long, int*, unsigned*, nvmlSample_t*)>(
+          "nvmlDeviceGetSamples");
+  int type = -1;
+  unsigned count = 0;
+  EXPECT_EQ(samples(device(0), NVML_TOTAL_POWER_SAMPLES, 0, &type, &count, nullptr), NVML_SUCCESS);
+  EXPECT_EQ(count, 1u);
+  nvmlSample_t s[4] = {};
+  count = 4;
+  ASSERT_EQ(samples(device(0), NVML_TOTAL_POWER_SAMPLES, 0, &type, &count, s), NVML_SUCCESS);
+  EXPECT_EQ(count, 1u);
+  EXPECT_EQ(type, NVML_VALUE_TYPE_UNSIGNED_INT);
+  EXPECT_EQ(s[0].timeStamp, kRecordedUs);
+  EXPECT_EQ(s[0].sampleValue.uiVal, 78210u);
+  EXPECT_EQ(samples(device(0), NVML_GPU_UTILIZATION_SAMPLES, kRecordedUs, &type, &count, s),
+            NVML_ERROR_NOT_FOUND);  // nothing newer than the recording
+}
+
+TEST_F(NvmlMonitor, NoProcessRunsOnASimulatedGpu) {
+  ASSERT_EQ(init_on_file(hwaccel::testing::recorded_h200_file()), NVML_SUCCESS);
+  nvmlDevice_t d = device(0);
+  for (const char* name :
+       {"nvmlDeviceGetComputeRunningProcesses", "nvmlDeviceGetComputeRunningProcesses_v2",
+        "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3",
+        "nvmlDeviceGetMPSComputeRunningProcesses_v3"}) {
+    auto f = call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, void*)>(name);
+    unsigned count = 5;
+    nvmlProcessInfo_t infos[5];
+    EXPECT_EQ(f(d, &count, infos), NVML_SUCCESS) << name;
+    EXPECT_EQ(count, 0u) << name;
+    count = 0;
+    EXPECT_EQ(f(d, &count, nullptr), NVML_SUCCESS) << name;  // pynvml's size query
+    EXPECT_EQ(f(d, nullptr, nullptr), NVML_ERROR_INVALID_ARGUMENT) << name;
+  }
+  unsigned count = 3;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, void*, unsigned*, unsigned long long)>(
+                "nvmlDeviceGetProcessUtilization")(d, nullptr, &count, 0),
+            NVML_ERROR_NOT_FOUND);
+  EXPECT_EQ(count, 0u);
+  nvmlProcessDetailList_t list{};
+  list.version = 1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlProcessDetailList_t*)>(
+                "nvmlDeviceGetRunningProcessDetailList")(d, &list),
+            NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  list.version = nvmlProcessDetailList_v1;
+  list.numProcArrayEntries = 9;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlProcessDetailList_t*)>(
+                "nvmlDeviceGetRunningProcessDetailList")(d, &list),
+            NVML_SUCCESS);
+  EXPECT_EQ(list.numProcArrayEntries, 0u);
+}
+
+TEST_F(NvmlMonitor, WhatTheSnapshotDidNotRecordIsNotSupported) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  nvmlDevice_t d = device(0);
+  unsigned v = 0;
+  EXPECT_EQ(typed_of("nvmlDeviceGetTemperature", d, NVML_TEMPERATURE_GPU, v),
+            NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(uint_of("nvmlDeviceGetPowerUsage", d, v), NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(typed_of("nvmlDeviceGetClockInfo", d, NVML_CLOCK_SM, v), NVML_ERROR_NOT_SUPPORTED);
+  nvmlUtilization_t u{};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlUtilization_t*)>(
+                "nvmlDeviceGetUtilizationRates")(d, &u),
+            NVML_ERROR_NOT_SUPPORTED);
+  int type = 0;
+  unsigned count = 0;
+  EXPECT_EQ(
+      call<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned long long, int*, unsigned*, nvmlSample_t*)>(
+          "nvmlDeviceGetSamples")(d, NVML_GPU_UTILIZATION_SAMPLES, 0, &type, &count, nullptr),
+      NVML_ERROR_NOT_SUPPORTED);
+  // The PCIe link the detection read from sysfs still answers.
+  EXPECT_EQ(uint_of("nvmlDeviceGetCurrPcieLinkWidth", d, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 16u);
+  count = 3;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, void*)>(
+                "nvmlDeviceGetComputeRunningProcesses_v3")(d, &count, nullptr),
+            NVML_SUCCESS);
+  EXPECT_EQ(count, 0u);
+}
+
+TEST_F(NvmlMonitor, BusAndPeerToPeerFromTheRecordedTopology) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  int type = -1;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int*)>("nvmlDeviceGetBusType")(device(0), &type),
+            NVML_SUCCESS);
+  EXPECT_EQ(type, 2);  // NVML_BUS_TYPE_PCIE
+  auto p2p =
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int, int*)>("nvmlDeviceGetP2PStatus");
+  int status = -1;
+  EXPECT_EQ(p2p(device(0), device(5), 2 /* NVLINK */, &status), NVML_SUCCESS);
+  EXPECT_EQ(status, 0);  // OK: both on the NVSwitch fabric
+  EXPECT_EQ(p2p(device(0), device(5), 0 /* READ: ACS and IOMMU not recorded */, &status),
+            NVML_ERROR_NOT_SUPPORTED);
+  unsigned result = 9;
+  auto cap = call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int, unsigned*)>(
+      "nvmlDeviceGetNvLinkCapability");
+  EXPECT_EQ(cap(device(0), 17, 5 /* VALID */, &result), NVML_SUCCESS);
+  EXPECT_EQ(result, 1u);
+  EXPECT_EQ(cap(device(0), 0, 1 /* SYSMEM_ACCESS */, &result), NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t)>("nvmlDeviceValidateInforom")(device(0)),
+            NVML_ERROR_NOT_SUPPORTED);  // not recorded here
+  call<nvmlReturn_t (*)()>("nvmlShutdown")();
+  ASSERT_EQ(init_on_file(hwaccel::testing::recorded_h200_file()), NVML_SUCCESS);
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t)>("nvmlDeviceValidateInforom")(device(0)),
+            NVML_SUCCESS);  // inforom.checksum_validation: valid
+  EXPECT_EQ(p2p(device(0), device(0), 2, &status), NVML_SUCCESS);
+  EXPECT_EQ(status, 5);  // NOT_SUPPORTED: no NVLink on this H200
+}
+
+TEST_F(NvmlMonitor, EventsNeverArriveAndWaitsEndInTheirTimeout) {
+  ASSERT_EQ(init_on_file(hwaccel::testing::recorded_h200_file()), NVML_SUCCESS);
+  nvmlEventSet_t set = nullptr;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlEventSet_t*)>("nvmlEventSetCreate")(&set), NVML_SUCCESS);
+  unsigned long long types = 0;
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
+                "nvmlDeviceGetSupportedEventTypes")(device(0), &types),
+            NVML_SUCCESS);
+  // Xid errors always; ECC events because the recording says ECC is on.
+  EXPECT_EQ(types, nvmlEventTypeXidCriticalError | nvmlEventTypeSingleBitEccError |
+                       nvmlEventTypeDoubleBitEccError);
+  auto reg = call<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long, nvmlEventSet_t)>(
+      "nvmlDeviceRegisterEvents");
+  EXPECT_EQ(reg(device(0), nvmlEventTypeXidCriticalError, set), NVML_SUCCESS);
+  EXPECT_EQ(reg(device(0), 0x4 /* PState */, set), NVML_ERROR_NOT_SUPPORTED);
+  nvmlEventData_t data{};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlEventSet_t, nvmlEventData_t*, unsigned)>(
+                "nvmlEventSetWait_v2")(set, &data, 5),
+            NVML_ERROR_TIMEOUT);
+  auto free_set = call<nvmlReturn_t (*)(nvmlEventSet_t)>("nvmlEventSetFree");
+  EXPECT_EQ(free_set(set), NVML_SUCCESS);
+  EXPECT_EQ(free_set(set), NVML_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(NvmlMonitor, NoUnitsNoExcludedGpusAndMigDevicesHaveNoSensors) {
+  ASSERT_EQ(init_on("h100-mig"), NVML_SUCCESS);
+  unsigned count = 9;
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlUnitGetCount")(&count), NVML_SUCCESS);
+  EXPECT_EQ(count, 0u);
+  count = 9;
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlGetExcludedDeviceCount")(&count), NVML_SUCCESS);
+  EXPECT_EQ(count, 0u);
+  nvmlDevice_t mig = nullptr;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlDevice_t*)>(
+                "nvmlDeviceGetMigDeviceHandleByIndex")(device(0), 0, &mig),
+            NVML_SUCCESS);
+  unsigned v = 0;
+  EXPECT_EQ(typed_of("nvmlDeviceGetTemperature", mig, NVML_TEMPERATURE_GPU, v),
+            NVML_ERROR_NOT_SUPPORTED);
+  // The MIG device's share of its profile: 3g.40gb, 60 SMs, 40448 MiB.
+  nvmlDeviceAttributes_t a{};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAttributes_t*)>(
+                "nvmlDeviceGetAttributes_v2")(mig, &a),
+            NVML_SUCCESS);
+  EXPECT_EQ(a.multiprocessorCount, 60u);
+  EXPECT_EQ(a.gpuInstanceSliceCount, 3u);
+  EXPECT_EQ(a.memorySizeMB, 40448u);
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAttributes_t*)>(
+                "nvmlDeviceGetAttributes_v2")(device(0), &a),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
+}  // namespace
