@@ -78,7 +78,7 @@ std::vector<double> group_bits(const QuantLevel& q, bool moe) {
 RC_GTEST_PROP(PlanProp, MoreMemoryNeverStopsAFit, ()) {
   ModelSpec m = *gen_model();
   Workload w = *gen_workload();
-  PlanRequest req{m, gen_quant(), w, 8, ""};
+  PlanRequest req{m, gen_quant(), w, 8, "", ""};
   const auto& cat = builtin_catalogue();
   std::string sku = *rc::gen::element(std::string("h100-sxm"), std::string("rtx-4090"),
                                       std::string("mi300x"), std::string("gb10"));
@@ -111,7 +111,7 @@ RC_GTEST_PROP(PlanProp, LowerBitNeverNeedsMoreMemory, ()) {
 RC_GTEST_PROP(PlanProp, ShardsCoverEveryLayerOnceAndChosenShardsFit, ()) {
   ModelSpec m = *gen_model();
   Workload w = *gen_workload();
-  PlanRequest req{m, gen_quant(), w, 8, ""};
+  PlanRequest req{m, gen_quant(), w, 8, "", ""};
   const auto& cat = builtin_catalogue();
   std::string sku =
       *rc::gen::element(std::string("h100-sxm"), std::string("a100-80gb"), std::string("rtx-4090"));
@@ -136,7 +136,7 @@ RC_GTEST_PROP(PlanProp, ShardsCoverEveryLayerOnceAndChosenShardsFit, ()) {
 RC_GTEST_PROP(PlanProp, SuggestedQuantisationFits, ()) {
   ModelSpec m = *gen_model();
   Workload w = *gen_workload();
-  PlanRequest req{m, *find_quant("bf16"), w, 8, ""};
+  PlanRequest req{m, *find_quant("bf16"), w, 8, "", ""};
   const auto& cat = builtin_catalogue();
   auto set = devices(*rc::gen::element(std::string("h100-sxm"), std::string("gb10")),
                      *rc::gen::element(1, 2, 4), *rc::gen::inRange(1, 120) * 1e9, false, 0);
