@@ -43,6 +43,10 @@ void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
                "Keep UUIDs, serials, hostnames and MACs in the recording");
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
+  cmd.add_flag("--root-tools", args.root_tools,
+               "With --root: run this machine's tools (nvidia-smi, vulkaninfo, ...) even where "
+               "the tree has none of them")
+      ->needs(root);
   auto* host =
       cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   cmd.add_flag("--strict", args.strict,
@@ -93,7 +97,7 @@ int run_detect(const DetectArgs& args) {
   DetectOptions options;
   options.only = only.names;
 
-  auto opened = open_host(args.host_path, args.root, args.timeout_s);
+  auto opened = open_host(args.host_path, args.root, args.timeout_s, args.root_tools);
   if (opened.exit != kExitOk) return opened.exit;
   std::unique_ptr<Host> base = std::move(opened.host);
   SnapshotHost* replay = opened.snapshot;

@@ -18,13 +18,14 @@ struct DetectArgs {
   double timeout_s = 5.0;   // per tool run
   std::string record_path;  // --record FILE
   bool no_redact = false;
-  bool timings = false;   // --timings
-  bool force = false;     // --record may replace an existing file
-  std::string root;       // --root DIR
-  std::string host_path;  // --host FILE (a snapshot)
-  bool strict = false;    // replay misses are errors
-  std::string cache_ttl;  // --cache TTL: reuse a detection younger than TTL
-  bool verbose = false;   // -v: per-device details and topology in the text report
+  bool timings = false;     // --timings
+  bool force = false;       // --record may replace an existing file
+  std::string root;         // --root DIR
+  bool root_tools = false;  // --root-tools: under --root, run this machine's tools
+  std::string host_path;    // --host FILE (a snapshot)
+  bool strict = false;      // replay misses are errors
+  std::string cache_ttl;    // --cache TTL: reuse a detection younger than TTL
+  bool verbose = false;     // -v: per-device details and topology in the text report
 };
 
 // Adds the flags of `hwaccel detect` to `command`.

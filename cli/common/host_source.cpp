@@ -32,7 +32,8 @@ BackendList parse_only(const std::string& text) {
   return list;
 }
 
-OpenedHost open_host(const std::string& snapshot_path, const std::string& root, double timeout_s) {
+OpenedHost open_host(const std::string& snapshot_path, const std::string& root, double timeout_s,
+                     bool root_tools) {
   OpenedHost opened;
   if (!snapshot_path.empty()) {
     auto loaded = load_snapshot_file(snapshot_path);
@@ -49,6 +50,7 @@ OpenedHost open_host(const std::string& snapshot_path, const std::string& root, 
   }
   LiveHostOptions live;
   live.root = root;
+  live.root_tools = root_tools;
   // --timeout is checked (1 ms to a day); clamped here as well, since a cast
   // of nan or 1e300 to an integer is undefined behaviour.
   const double ms = std::isfinite(timeout_s) ? std::clamp(timeout_s * 1000, 1.0, 86400e3) : 5000;

@@ -25,6 +25,8 @@ struct OpenedHost {
   SnapshotHost* snapshot = nullptr;  // set when the host is a snapshot (for its misses)
   std::string source;                // live, root(DIR), snapshot(FILE)
 };
-OpenedHost open_host(const std::string& snapshot_path, const std::string& root, double timeout_s);
+// Under --root, tools run only where the tree has them unless `root_tools`.
+OpenedHost open_host(const std::string& snapshot_path, const std::string& root, double timeout_s,
+                     bool root_tools = false);
 
 }  // namespace hwaccel::cli

@@ -102,13 +102,61 @@ const MigTable kH200 = {"H200 141GB",
                             {4, 0, "7g.141gb", 7, 1, 132, 8, 7, 0, 7, 1, 143104, 8, {0}},
                         }};
 
+// Partial tables: the rows a public -lgip shows, where the rest of that SKU's
+// -lgip was not seen. They size MIG devices (mig_sizes_table_for) and nothing
+// else: the simulated NVML and hwsim's -lgip need every row, so for them these
+// GPUs stay without a table. A profile not in a row here stays "estimated".
+// Names, SMs, CE and media units agree with NVIDIA's MIG User Guide,
+// "Supported MIG Profiles"
+// (https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html).
+
+// B200 (180 GB, "NVIDIA B200"): the -lgip of NVIDIA/gpu-operator pull 1351
+// (2025-03: 1g.23gb 20.50, 1g.45gb and 2g.45gb 44.25 GiB), whose MiB a public
+// MIG device table of B200s confirms (NVIDIA/gpu-operator issue 2155: 20992 and
+// 45312 MiB, 18 and 36 SMs). An earlier driver printed 22.00 for the 1g.23gb
+// (gpu-operator pull 1242, 2025-01); the later figure is the one instances show.
+const MigTable kB200 = {"B200 180GB",
+                        8,
+                        {
+                            {0, 19, "1g.23gb", 1, 7, 18, 2, 1, 0, 1, 0, 20992, 1, kSevenOnes},
+                            {7, 20, "1g.23gb+me", 1, 1, 18, 2, 1, 0, 1, 1, 20992, 1, kSevenOnes},
+                            {9, 15, "1g.45gb", 1, 4, 30, 2, 1, 0, 1, 0, 45312, 2, {0, 2, 4, 6}},
+                            {1, 14, "2g.45gb", 2, 3, 36, 4, 2, 0, 2, 0, 45312, 2, {0, 2, 4}},
+                        }};
+
+// GB200 (the Blackwell GPU of a GB200 superchip, "NVIDIA GB200"): the -lgip of
+// a production GB200 NVL board in NVIDIA/mig-parted issue 227 (2025-08:
+// 1g.23gb 22.00, 1g.47gb and 2g.47gb 45.50 GiB). Pre-production HGX GB200 boards
+// named the 1g "1g.24gb" at 20.00 GiB (gpu-operator pull 1303): not this table.
+const MigTable kGB200 = {"GB200 186GB",
+                         8,
+                         {
+                             {0, 19, "1g.23gb", 1, 7, 18, 2, 1, 0, 1, 0, 22528, 1, kSevenOnes},
+                             {7, 20, "1g.23gb+me", 1, 1, 18, 2, 1, 0, 1, 1, 22528, 1, kSevenOnes},
+                             {9, 15, "1g.47gb", 1, 4, 32, 2, 1, 0, 1, 0, 46592, 2, {0, 2, 4, 6}},
+                             {1, 14, "2g.47gb", 2, 3, 38, 4, 2, 0, 2, 0, 46592, 2, {0, 2, 4}},
+                         }};
+
+// GH200 144G HBM3e ("NVIDIA GH200 144G HBM3e", 132 SMs): the -lgip of
+// NVIDIA/mig-parted pull 139 (2024-10: 1g.18gb 17.50, 1g.36gb and 2g.36gb 35.25
+// GiB). The GH200 with 96 GB HBM3 prints other figures (not seen): no table.
+const MigTable kGH200_144 = {
+    "GH200 144GB",
+    8,
+    {
+        {0, 19, "1g.18gb", 1, 7, 16, 1, 1, 0, 1, 0, 17920, 1, kSevenOnes},
+        {7, 20, "1g.18gb+me", 1, 1, 16, 1, 1, 0, 1, 1, 17920, 1, kSevenOnes},
+        {9, 15, "1g.36gb", 1, 4, 26, 1, 1, 0, 1, 0, 36096, 2, {0, 2, 4, 6}},
+        {1, 14, "2g.36gb", 2, 3, 32, 2, 2, 0, 2, 0, 36096, 2, {0, 2, 4}},
+    }};
+
 bool has(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
 
 // Framebuffer sizes (MiB) each table answers for: what the real GPUs report
 // (A100 40GB 40536-40960, A100 80GB 81251-81920, H100 80GB 81559, H100 NVL 95830,
-// H200 143771).
+// H200 143771, GH200 144G 146831; B200 about 183000 and GB200 about 189000).
 bool within(std::uint64_t mib, std::uint64_t low, std::uint64_t high) {
   return mib == 0 || (mib > low && mib < high);
 }
@@ -133,6 +181,22 @@ const MigTable* mig_table_for(std::string_view name, std::optional<std::uint64_t
       return &kA100_40;
   }
   return nullptr;
+}
+
+const MigTable* mig_sizes_table_for(std::string_view name,
+                                    std::optional<std::uint64_t> total_bytes) {
+  if (const MigTable* whole = mig_table_for(name, total_bytes)) return whole;
+  const std::uint64_t mib = total_bytes.value_or(0) >> 20;
+  // "NVIDIA GB200" before "B200": the one name holds the other.
+  if (has(name, "GB200") && within(mib, 180000, 196000)) return &kGB200;
+  if (has(name, "B200") && !has(name, "GB200") && within(mib, 175000, 186000)) return &kB200;
+  if (has(name, "GH200") && has(name, "144G") && within(mib, 140000, 150000)) return &kGH200_144;
+  return nullptr;
+}
+
+const std::vector<const MigTable*>& partial_mig_tables() {
+  static const std::vector<const MigTable*> tables = {&kB200, &kGB200, &kGH200_144};
+  return tables;
 }
 
 const std::vector<const MigTable*>& all_mig_tables() {

@@ -36,8 +36,16 @@ struct MigTable {
 // are not in the tables (NVML then answers NOT_SUPPORTED, -lgip says so).
 const MigTable* mig_table_for(std::string_view gpu_name, std::optional<std::uint64_t> total_bytes);
 
-// Every table, for the tests.
+// The table to size a GPU's MIG devices by: mig_table_for's, else a partial
+// table (only the rows a public -lgip shows: B200, GB200, GH200 144G). A
+// profile in neither stays "estimated from the profile name" (the probe).
+const MigTable* mig_sizes_table_for(std::string_view gpu_name,
+                                    std::optional<std::uint64_t> total_bytes);
+
+// Every complete table, for the tests.
 const std::vector<const MigTable*>& all_mig_tables();
+// The partial ones (mig_sizes_table_for only).
+const std::vector<const MigTable*>& partial_mig_tables();
 
 const GiProfile* gi_profile_by_index(const MigTable& table, unsigned index);
 const GiProfile* gi_profile_by_id(const MigTable& table, unsigned id);

@@ -19,6 +19,7 @@
 #include "src/host/inside_tree.h"
 #include "src/host/process_runner.h"
 #include "src/host/root_path.h"
+#include "src/host/root_tools.h"
 #include "src/host/text_file.h"
 #include "src/host/tree_facts.h"
 
@@ -214,6 +215,14 @@ bool LiveHost::knows(std::string_view path) {
   if (!stands_for_another_machine_) return true;
   for (std::string_view top : {"/sys", "/proc", "/dev"})
     if (at_or_below(path, top)) return true;
+  if (options_.root.empty()) return false;  // hwsim run: the rest is this machine's
+  // --root: a tree with /etc or /usr is a whole machine's, and what it lacks
+  // (a manifest folder, a home folder) that machine lacks.
+  for (const char* top : {"/etc", "/usr"}) {
+    auto real = real_path(options_.root, top, /*follow_last=*/true);
+    struct stat st {};
+    if (real.ok() && ::lstat(real->c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return true;
+  }
   return false;
 }
 
@@ -321,10 +330,11 @@ Result<FileKind> LiveHost::stat(std::string_view path) {
   return kind_of(st.st_mode);
 }
 
-// Tools run from the real machine's PATH even under --root: a copied tree holds
-// the files of another machine, not its programs, and running them here would not
-// describe it anyway. Probes that replay a machine read files; a recording of one
-// carries its tool output.
+// Tools run from the real machine's PATH. Under --root the tree is the machine:
+// a tool runs only where the tree has its program (or with --root-tools), else
+// the run is not-found at once with the reason (src/host/root_tools.h). A copied
+// tree holds another machine's files, and this machine's tools would describe
+// this machine, not it.
 ToolRun LiveHost::run(const std::vector<std::string>& argv, Timeout timeout) {
   return start(argv, timeout)->finish();
 }
@@ -333,6 +343,16 @@ std::unique_ptr<StartedRun> LiveHost::start(const std::vector<std::string>& argv
   ProcessLimits limits;
   limits.timeout = timeout.value.count() > 0 ? timeout.value : options_.default_timeout;
   limits.output_cap = options_.output_cap;
+  if (!options_.root.empty() && !options_.root_tools) {
+    const char* path_env = std::getenv("PATH");
+    if (auto why = tool_not_in_tree(options_.root, argv.empty() ? "" : argv[0],
+                                    path_env ? path_env : "")) {
+      ToolRun answer;
+      answer.outcome = ToolOutcome::not_found;
+      answer.err = *why;
+      return finished_run(std::move(answer));
+    }
+  }
   if (!argv.empty() && is_companion_tool(argv[0])) {
     if (auto beside = beside_this_program(argv[0])) {
       auto resolved = argv;

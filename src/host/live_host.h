@@ -19,6 +19,10 @@ namespace hwaccel {
 
 struct LiveHostOptions {
   std::string root;  // empty: the real "/"
+  // Under root: run this machine's tools even where the tree has none of them
+  // (--root-tools). Without it a tool runs only where the tree has its program
+  // (src/host/root_tools.h); otherwise the run is not-found, saying why.
+  bool root_tools = false;
   // Non-empty (without root): every path asked must be in this folder, and no
   // link on the way may lead out of it (a model folder, a corpus of snapshots).
   std::string confine{};
@@ -47,10 +51,13 @@ class LiveHost : public Host {
   std::map<std::string, std::string> environment();
   const Facts& facts() override;
   std::string now() override;
-  // A machine answers for every path. A tree (--root) or a host simulated by
-  // `hwsim run` (HWSIM_ROOT in the environment) stands for another machine only
-  // in /sys, /proc and /dev: the rest (/etc, /usr, a home folder) is this
-  // machine's, so it is not known for the other one.
+  // A machine answers for every path. A host simulated by `hwsim run`
+  // (HWSIM_ROOT in the environment) stands for another machine only in /sys,
+  // /proc and /dev: the rest (/etc, /usr, a home folder) is this machine's, so
+  // it is not known for the other one. A tree (--root) is the machine: it
+  // answers for /sys, /proc and /dev, and for every path when it has /etc or
+  // /usr (a whole machine's tree: a missing manifest or home folder is missing
+  // there); a gathered tree of /sys and /proc alone says nothing about the rest.
   bool knows(std::string_view path) override;
 
  private:

@@ -1,5 +1,6 @@
 #include "src/probe/cuda_memory_facts.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "src/probe/nvidia_smi_list.h"
@@ -46,7 +47,9 @@ void apply_mig_memory(const NvidiaSmiQ* q, const std::string& q_provenance, Prob
       estimate_from_name(e);
       continue;
     }
-    e.provenance.push_back(q_provenance);
+    // A device listed from -q itself carries that provenance already.
+    if (std::find(e.provenance.begin(), e.provenance.end(), q_provenance) == e.provenance.end())
+      e.provenance.push_back(q_provenance);
     e.partition->gpu_instance_id = mig->gpu_instance;
     e.partition->compute_instance_id = mig->compute_instance;
     if (mig->gpu_instance) {

@@ -19,7 +19,8 @@ void cuda_add_mig_instances(const ToolRun& run, ProbeResult& result) {
   cuda_add_listed_mig(list, result);
 }
 
-void cuda_add_listed_mig(const NvidiaSmiList& list, ProbeResult& result) {
+void cuda_add_listed_mig(const NvidiaSmiList& list, ProbeResult& result,
+                         const std::string& provenance) {
   const std::size_t whole = result.entries.size();
   int index = cuda_next_index(result.entries);
   for (const auto& listed : list.gpus) {
@@ -28,9 +29,9 @@ void cuda_add_listed_mig(const NvidiaSmiList& list, ProbeResult& result) {
     for (std::size_t i = 0; i < whole; ++i)
       if (result.entries[i].index == listed.index) parent = &result.entries[i];
     if (!parent) {
-      result.warnings.push_back(cuda_warning("nvidia-smi -L lists MIG devices under GPU " +
-                                             std::to_string(listed.index) +
-                                             ", which the query did not list; skipped"));
+      result.warnings.push_back(
+          cuda_warning(provenance.substr(5) + " lists MIG devices under GPU " +
+                       std::to_string(listed.index) + ", which the query did not list; skipped"));
       continue;
     }
     parent->partitioned = true;
@@ -43,7 +44,8 @@ void cuda_add_listed_mig(const NvidiaSmiList& list, ProbeResult& result) {
       entry.api = std::string(kCudaTool);
       entry.index = index++;
       entry.physical_id = "mig:" + parent_key + "/" + std::to_string(mig.device);
-      entry.name = parent_copy.name + " MIG " + mig.profile;
+      entry.name = parent_copy.name + " MIG " +
+                   (mig.profile.empty() ? "device " + std::to_string(mig.device) : mig.profile);
       entry.vendor = "NVIDIA";
       entry.pci_vendor_id = parent_copy.pci_vendor_id;
       entry.pci_device_id = parent_copy.pci_device_id;
@@ -55,7 +57,7 @@ void cuda_add_listed_mig(const NvidiaSmiList& list, ProbeResult& result) {
       entry.compute_class = parent_copy.compute_class;
       entry.driver_version = parent_copy.driver_version;
       entry.status = EntryStatus::ready;
-      entry.provenance.push_back("tool:nvidia-smi -L");
+      entry.provenance.push_back(provenance);
       entry.partition = Partition{mig.profile, parent_copy.physical_id, parent_copy.index, {}, {}};
       entry.numa_node = parent_copy.numa_node;
       entry.cpu_affinity = parent_copy.cpu_affinity;

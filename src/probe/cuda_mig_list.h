@@ -12,7 +12,10 @@ namespace hwaccel {
 // Appends the MIG devices `run` (nvidia-smi -L) lists; a failed run is a warning.
 void cuda_add_mig_instances(const ToolRun& run, ProbeResult& result);
 
-// The same from a list already read (-L's, or NVML's in its shape: cuda_nvml_path).
-void cuda_add_listed_mig(const NvidiaSmiList& list, ProbeResult& result);
+// The same from a list already read (-L's, NVML's in its shape: cuda_nvml_path,
+// or -q's: cuda_q_only), with that source's provenance. A device without a
+// profile name (-q's that no table row names) is called "MIG device N".
+void cuda_add_listed_mig(const NvidiaSmiList& list, ProbeResult& result,
+                         const std::string& provenance = "tool:nvidia-smi -L");
 
 }  // namespace hwaccel

@@ -87,7 +87,7 @@ void from_profile_tables(ProbeResult& result) {
     for (const auto& p : result.entries)
       if (p.backend == "cuda" && !p.partition && p.index == e.partition->parent_index) parent = &p;
     if (!parent) continue;
-    const mig::MigTable* table = mig::mig_table_for(parent->name, parent->memory.total_bytes);
+    const mig::MigTable* table = mig::mig_sizes_table_for(parent->name, parent->memory.total_bytes);
     const mig::GiProfile* profile =
         table ? mig::gi_profile_by_name(*table, e.partition->profile) : nullptr;
     if (!profile) continue;

@@ -190,7 +190,11 @@ ProbeResult CudaProbe::run(Host& host) const {
     cuda_add_listed_mig(nvml->list, result);
   else if (ask_list)
     cuda_add_mig_instances(list, result);
-  if (q_only && !ask_list) cuda_warn_unlisted_mig(q_only->q, result);
+  if (q_only && !ask_list) {  // -q alone: its MIG Device blocks are the MIG devices
+    cuda_add_listed_mig(cuda_mig_list_from_q(q_only->q), result,
+                        "tool:" + cuda_join(q_only->argv, " "));
+    cuda_warn_unlisted_mig(q_only->q, result);
+  }
   AddressingModes modes = nvml ? nvml->modes : AddressingModes{};
   const bool addressing_unknown =
       q_only.has_value() || (ask_addressing_query && !nvml &&

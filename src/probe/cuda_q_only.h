@@ -11,6 +11,7 @@
 
 #include "src/host/host.h"
 #include "src/probe/nvidia_smi_csv.h"
+#include "src/probe/nvidia_smi_list.h"
 #include "src/probe/nvidia_smi_q.h"
 #include "src/probe/probe.h"
 
@@ -31,9 +32,17 @@ struct CudaQOnly {
 // lists at least one GPU; nullopt otherwise (nothing run).
 std::optional<CudaQOnly> cuda_gpus_from_q(Host& host, const std::vector<std::string>& query_argv);
 
-// Where -q says a GPU's MIG mode is on and no -L was recorded to list its MIG
-// devices: the GPU is marked partitioned (the whole GPU is not a CUDA device
-// then) and a warning says its MIG devices are not listed.
+// The MIG devices -q lists ("MIG Device" blocks), in -L's shape, for a host
+// where no -L was recorded: GPU index in -q's order, each device's index. -q
+// prints no profile name and no MIG UUID: the profile is the GPU's MIG profile
+// table's row with that memory and SM count (src/catalog/mig_profiles.h), ""
+// where no row matches (a compute instance smaller than its GPU instance, a GPU
+// without a table); the UUID stays "".
+NvidiaSmiList cuda_mig_list_from_q(const NvidiaSmiQ& q);
+
+// Where -q says a GPU's MIG mode is on and no -L was recorded: the GPU is
+// marked partitioned (the whole GPU is not a CUDA device then) and a warning
+// says its MIG devices come from -q alone (no UUIDs), or that -q lists none.
 void cuda_warn_unlisted_mig(const NvidiaSmiQ& q, ProbeResult& result);
 
 }  // namespace hwaccel

@@ -29,7 +29,7 @@ std::string cuda_tool_output(const ToolRun& run) {
 Reason cuda_run_reason(const ToolRun& run) {
   switch (run.outcome) {
     case ToolOutcome::not_found:
-      return {ReasonCode::tool_not_found, "nvidia-smi not found on PATH"};
+      return *reason_for_tool_outcome("nvidia-smi", run);  // says why a --root tree's was not run
     case ToolOutcome::timeout:
       return {ReasonCode::timeout, "nvidia-smi did not answer within the timeout"};
     case ToolOutcome::signal:

@@ -109,6 +109,8 @@ NvidiaSmiQ parse_nvidia_smi_q(std::string_view text) {
       mig->gpu_instance = small_int(kv->value);
     else if (kv->key == "Compute Instance ID")
       mig->compute_instance = small_int(kv->value);
+    else if (kv->key == "Multiprocessor count")
+      mig->sms = small_int(kv->value);
     else if (section == "Shared FB Memory Usage" || section == "FB Memory Usage") {
       if (kv->key == "Total")
         mig->total_bytes = mib_bytes(kv->value);

@@ -21,6 +21,9 @@
 //           Index                         : 0
 //           GPU Instance ID               : 2
 //           Compute Instance ID           : 0
+//           Device Attributes
+//               Shared
+//                   Multiprocessor count  : 60
 //           Shared FB Memory Usage        (older drivers: "FB Memory Usage")
 //               Total                     : 40448 MiB
 //               Free                      : 40423 MiB
@@ -38,6 +41,7 @@ struct NvidiaSmiQMig {
   std::optional<int> index;  // -L's "Device N"
   std::optional<int> gpu_instance;
   std::optional<int> compute_instance;
+  std::optional<int> sms;  // "Multiprocessor count" (with the memory, names the profile)
   std::optional<std::uint64_t> total_bytes;
   std::optional<std::uint64_t> free_bytes;
 };

@@ -7,8 +7,13 @@ namespace hwaccel {
 std::optional<Reason> reason_for_tool_outcome(std::string_view tool, const ToolRun& run) {
   const std::string name(tool);
   switch (run.outcome) {
-    case ToolOutcome::not_found:
+    case ToolOutcome::not_found: {
+      // Under --root a tool the tree lacks is not run; the door says why.
+      const std::string said = first_meaningful_line(run.err, 300);
+      if (said.find(": not run: ") != std::string::npos)
+        return Reason{ReasonCode::tool_not_found, said};
       return Reason{ReasonCode::tool_not_found, name + " not found on PATH"};
+    }
     case ToolOutcome::timeout:
       return Reason{ReasonCode::timeout, name + " did not answer within the timeout"};
     case ToolOutcome::signal:

@@ -348,6 +348,21 @@ TEST(HwsimMaterialize, WritesTheTreeAndShims) {
     a["host"].erase(key);
     b["host"].erase(key);
   }
+  // vulkaninfo: the replay says the recorded "not found on PATH"; under --root the
+  // tree has no vulkaninfo, so it is not run and the line says why (issue 35).
+  for (auto* doc : {&a, &b}) {
+    auto& backends = (*doc)["backends"];
+    for (auto it = backends.begin(); it != backends.end(); ++it)
+      if ((*it)["name"] == "vulkan") {
+        if (doc == &a) {
+          EXPECT_NE((*it)["reason"]["detail"].get<std::string>().find("vulkaninfo: not run"),
+                    std::string::npos)
+              << it->dump();
+        }
+        backends.erase(it);
+        break;
+      }
+  }
   EXPECT_EQ(a.dump(2), b.dump(2));
   auto again = run_command(bin("hwsim") + " materialize " + fixture("gx10") + " " + dir);
   EXPECT_EQ(again.exit_code, 5);  // not an empty folder

@@ -12,7 +12,8 @@
 #     /usr/bin), here the stand-ins of `hwsim materialize` for the h100-mig
 #     fixture (the nvidia-smi stand-in is a sh script: this machine's sh and cat go
 #     in with it, glibc programs like the real one), and the image's own hwaccel,
-#     run chrooted in the image's root with the simulated /sys at /sim (--root),
+#     run chrooted in the image's root with the simulated /sys at /sim (--root; the
+#     image's own tools, not the tree's: --root-tools),
 #     finds the GPU and its 4 MIG devices ready, through hwaccel-nvml and NVML;
 #   - without the C runtime (the old FROM scratch image), the same run says the
 #     injected tools were found and cannot execute, not "not found".
@@ -81,7 +82,7 @@ cp -L /bin/sh "$mnt/bin/sh"
 cp -L /usr/bin/cat "$mnt/usr/bin/cat"
 detect() {
   env -i PATH=/usr/local/bin:/usr/bin:/bin HWSIM_NVML_SNAPSHOT=/sim/.hwsim/snapshot.yaml \
-    "$chroot" "$mnt" /usr/local/bin/hwaccel detect --root /sim "$@"
+    "$chroot" "$mnt" /usr/local/bin/hwaccel detect --root /sim --root-tools "$@"
 }
 out=$(detect --json) || { say "FAIL: hwaccel detect in the image: $out"; fail=1; }
 n=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for e in d["devices"] if e["backend"]=="cuda" and e["status"]=="ready"))' 2>&1)

@@ -102,5 +102,40 @@ TEST(MigProfiles, LookupByNameAndMemory) {
   EXPECT_EQ(gi_profile_by_name(*nvl, "3g.40gb"), nullptr);
 }
 
+// The partial tables: only mig_sizes_table_for finds them (the simulated NVML
+// and -lgip need every row); each gives the MiB its public -lgip prints.
+TEST(MigProfiles, PartialTablesSizeOnly) {
+  constexpr std::uint64_t MiB = 1ull << 20;
+  auto family = [](const MigTable* t) { return t ? std::string(t->family) : std::string("none"); };
+  EXPECT_EQ(mig_table_for("NVIDIA B200", 183359 * MiB), nullptr);
+  EXPECT_EQ(family(mig_sizes_table_for("NVIDIA B200", 183359 * MiB)), "B200 180GB");
+  EXPECT_EQ(family(mig_sizes_table_for("NVIDIA GB200", 189471 * MiB)), "GB200 186GB");
+  EXPECT_EQ(family(mig_sizes_table_for("NVIDIA GH200 144G HBM3e", 146831 * MiB)), "GH200 144GB");
+  EXPECT_EQ(mig_sizes_table_for("NVIDIA GH200 480GB", 97871 * MiB), nullptr);  // 96 GB: none
+  EXPECT_EQ(family(mig_sizes_table_for("NVIDIA H200", 143771 * MiB)), "H200 141GB");
+  auto gib = [&](const char* gpu, std::uint64_t mib, const char* profile) {
+    const MigTable* t = mig_sizes_table_for(gpu, mib * MiB);
+    const GiProfile* p = t ? gi_profile_by_name(*t, profile) : nullptr;
+    return p ? gib_text(p->memory_mib) : std::string("none");
+  };
+  // gpu-operator pull 1351 (B200), mig-parted issue 227 (GB200), pull 139 (GH200 144G).
+  EXPECT_EQ(gib("NVIDIA B200", 183359, "1g.23gb"), "20.50");
+  EXPECT_EQ(gib("NVIDIA B200", 183359, "2g.45gb"), "44.25");
+  EXPECT_EQ(gib("NVIDIA GB200", 189471, "1g.23gb"), "22.00");
+  EXPECT_EQ(gib("NVIDIA GB200", 189471, "2g.47gb"), "45.50");
+  EXPECT_EQ(gib("NVIDIA GH200 144G HBM3e", 146831, "1g.18gb"), "17.50");
+  EXPECT_EQ(gib("NVIDIA GH200 144G HBM3e", 146831, "1g.36gb"), "35.25");
+  EXPECT_EQ(gib("NVIDIA B200", 183359, "7g.180gb"), "none");  // not seen: estimated
+  for (const MigTable* t : partial_mig_tables()) {
+    SCOPED_TRACE(t->family);
+    EXPECT_EQ(gi_profile_by_id(*t, 0), nullptr);  // no whole-GPU row seen
+    for (const GiProfile& p : t->profiles) {
+      EXPECT_EQ(p.memory_mib % 128, 0u);
+      EXPECT_EQ(std::string(p.name).substr(0, 2), std::to_string(p.slices) + "g");
+      for (unsigned start : p.starts) EXPECT_LE(start + p.placement_size, t->memory_slices);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hwaccel::mig

@@ -395,9 +395,15 @@ TEST_F(LiveHostRootTest, ReadlinkGivesTheRawTarget) {
   EXPECT_EQ(host_->readlink("/etc/passwd").error().code, EINVAL);
 }
 
-TEST_F(LiveHostRootTest, FactsAndToolsStillComeFromTheRunningMachine) {
+// The tree is the machine (issue 35): it has no `true`, so none runs; asked
+// with root_tools, this machine's does.
+TEST_F(LiveHostRootTest, ToolsRunOnlyWhereTheTreeHasThemOrWhenAsked) {
   EXPECT_EQ(host_->facts().os, "linux");
-  EXPECT_TRUE(host_->run({"true"}).ok());
+  EXPECT_EQ(host_->run({"true"}).outcome, ToolOutcome::not_found);
+  LiveHostOptions options;
+  options.root = dir_.path().string();
+  options.root_tools = true;
+  EXPECT_TRUE(LiveHost(options).run({"true"}).ok());
 }
 
 // ---- environment, facts, clock ----
@@ -423,8 +429,13 @@ TEST(LiveHost, KnowsEveryPathUnlessItStandsForAnotherMachine) {
   EXPECT_TRUE(tree.knows("/sys/bus/pci/devices"));
   EXPECT_TRUE(tree.knows("/proc/cpuinfo"));
   EXPECT_TRUE(tree.knows("/dev"));
-  EXPECT_FALSE(tree.knows("/etc/vulkan/icd.d"));
-  EXPECT_FALSE(tree.knows("/system"));  // not /sys
+  EXPECT_FALSE(tree.knows("/etc/vulkan/icd.d"));  // a tree without /etc says nothing of it
+  EXPECT_FALSE(tree.knows("/system"));            // not /sys
+  // A tree with /etc is a whole machine's: what it lacks, that machine lacks (issue 35).
+  dir.write("etc/hostname", "t\n");
+  EXPECT_TRUE(tree.knows("/etc/vulkan/icd.d"));
+  EXPECT_TRUE(tree.knows("/usr/share/vulkan/icd.d"));
+  EXPECT_TRUE(tree.knows("/root/.local/share/vulkan/icd.d"));
 
   ScopedEnv simulated("HWSIM_ROOT", dir.path().c_str());
   LiveHost under_hwsim_run;
@@ -481,6 +492,35 @@ TEST(LiveHost, ExitCodes) {
   EXPECT_EQ(fails.outcome, ToolOutcome::exited);
   EXPECT_EQ(fails.exit_code, 1);
   EXPECT_EQ(host.run({"/bin/sh", "-c", "exit 3"}).exit_code, 3);
+}
+
+// Under --root the tree is the machine: a tool runs only where the tree has its
+// program, or with root_tools; else not-found at once, saying why (issue 35).
+TEST(LiveHost, UnderARootOnlyTheTreesToolsRun) {
+  TempDir dir;
+  dir.write("proc/meminfo", "MemTotal: 1 kB\n");
+  LiveHostOptions options;
+  options.root = dir.path().string();
+  LiveHost tree(options);
+  ToolRun refused = tree.run({"sh", "-c", "echo ran"});
+  EXPECT_EQ(refused.outcome, ToolOutcome::not_found);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(refused.err, "sh: not run: the tree has no sh in its PATH folders (--root " +
+                             options.root +
+                             " is the machine; --root-tools runs this machine's tools instead)");
+  EXPECT_EQ(tree.run({"/bin/sh", "-c", "echo ran"}).outcome, ToolOutcome::not_found);
+  // The tree has a /bin/sh: this machine's sh runs (the tree's is only evidence).
+  dir.write("bin/sh", "");
+  ToolRun ran = tree.run({"sh", "-c", "echo ran"});
+  EXPECT_TRUE(ran.ok()) << ran.err;
+  EXPECT_EQ(ran.out, "ran\n");
+  EXPECT_TRUE(tree.run({"/bin/sh", "-c", "true"}).ok());
+  // root_tools: this machine's tools, whatever the tree has.
+  TempDir empty;
+  options.root = empty.path().string();
+  options.root_tools = true;
+  LiveHost asked(options);
+  EXPECT_TRUE(asked.run({"sh", "-c", "true"}).ok());
 }
 
 TEST(LiveHost, StdoutAndStderrAreSeparate) {

@@ -83,11 +83,11 @@ TEST(CudaMigSizes, ComputeInstancesStayEstimated) {
   EXPECT_TRUE(warned_estimated(result));
 }
 
-// No table for a GH200 (its -lgip rows are not all public yet), nor for a
-// name whose memory does not match the table's SKU: the name's GB, said so.
+// No table for a GH200 with 96 GB (its -lgip is not public), nor for a name
+// whose memory does not match the table's SKU: the name's GB, said so.
 TEST(CudaMigSizes, NoTableKeepsTheEstimateAndSaysWhy) {
   for (const auto& [name, mib] : std::vector<std::pair<std::string, int>>{
-           {"NVIDIA GH200 144G HBM3e", 146831}, {"NVIDIA H200", 97871}}) {
+           {"NVIDIA GH200 480GB", 97871}, {"NVIDIA H200", 97871}}) {
     SCOPED_TRACE(name);
     auto host = mig_host(name, mib, {"1g.18gb"});
     auto result = CudaProbe().run(host);
@@ -97,6 +97,36 @@ TEST(CudaMigSizes, NoTableKeepsTheEstimateAndSaysWhy) {
               0u);
     EXPECT_TRUE(warned_estimated(result));
   }
+}
+
+// A partial table (the rows a public -lgip shows) sizes its profiles; a profile
+// it lacks keeps the name's estimate, said so. GH200 144G: mig-parted pull 139's
+// -lgip prints 1g.18gb as 17.50 GiB = 17920 MiB.
+TEST(CudaMigSizes, PartialTableSizesItsRowsAndEstimatesTheRest) {
+  auto host = mig_host("NVIDIA GH200 144G HBM3e", 146831, {"1g.18gb", "3g.72gb"});
+  auto result = CudaProbe().run(host);
+  ASSERT_EQ(result.entries.size(), 3u);
+  EXPECT_EQ(result.entries[1].memory.total_bytes, 17920 * kMiB);
+  EXPECT_EQ(result.entries[1].memory.source.rfind("the GH200 144GB MIG profile table", 0), 0u);
+  EXPECT_EQ(result.entries[2].memory.total_bytes, 72'000'000'000ull);
+  EXPECT_EQ(result.entries[2].memory.source.rfind("estimated from the profile name 3g.72gb", 0),
+            0u);
+  EXPECT_TRUE(warned_estimated(result));
+}
+
+// B200 and GB200: the figures instances show (gpu-operator issue 2155: a B200's
+// 1g.23gb has 20992 MiB; mig-parted issue 227: a GB200's 1g.47gb 45.50 GiB).
+TEST(CudaMigSizes, BlackwellPartialTables) {
+  auto b200 = mig_host("NVIDIA B200", 183359, {"1g.23gb", "2g.45gb"});
+  auto result = CudaProbe().run(b200);
+  ASSERT_EQ(result.entries.size(), 3u);
+  EXPECT_EQ(result.entries[1].memory.total_bytes, 20992 * kMiB);
+  EXPECT_EQ(result.entries[2].memory.total_bytes, 45312 * kMiB);
+  EXPECT_FALSE(warned_estimated(result));
+  auto gb200 = mig_host("NVIDIA GB200", 189471, {"1g.47gb"});
+  result = CudaProbe().run(gb200);
+  ASSERT_EQ(result.entries.size(), 2u);
+  EXPECT_EQ(result.entries[1].memory.total_bytes, 46592 * kMiB);
 }
 
 }  // namespace

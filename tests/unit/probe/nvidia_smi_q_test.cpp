@@ -95,7 +95,7 @@ TEST_P(NvidiaSmiQCapture, TheProbeListsTheGpusFromQAlone) {
   host.tools[cuda_q_argv()] = ok(*text);
   auto result = CudaProbe().run(host);
   EXPECT_TRUE(result.backend.ready);
-  ASSERT_EQ(result.entries.size(), 1u);
+  ASSERT_GE(result.entries.size(), 1u);
   const Entry& gpu = result.entries[0];
   EXPECT_EQ(gpu.name, c.name);
   EXPECT_EQ(gpu.pci_bus_id, c.bus_id);
@@ -106,8 +106,10 @@ TEST_P(NvidiaSmiQCapture, TheProbeListsTheGpusFromQAlone) {
   EXPECT_NE(std::find(gpu.provenance.begin(), gpu.provenance.end(), "tool:nvidia-smi -q"),
             gpu.provenance.end());
   EXPECT_EQ(host.runs, (std::vector<std::vector<std::string>>{cuda_q_argv()}));
-  // MIG on, no -L recorded: the GPU is partitioned, and a warning says why no MIG device is listed.
+  // MIG on, no -L recorded: the GPU is partitioned, its MIG devices come from -q
+  // (TheMigDevicesOfQAlone), and a warning says they have no MIG UUIDs.
   EXPECT_EQ(gpu.partitioned, c.mig_mode == "Enabled");
+  EXPECT_EQ(result.entries.size(), 1 + c.mig_devices);
   bool says_q = false, says_mig = false;
   for (const auto& w : result.warnings) {
     says_q |= w.message.find("no nvidia-smi --query-gpu run recorded") != std::string::npos;
@@ -139,6 +141,83 @@ TEST(NvidiaSmiQ, QAndListGiveTheMigDevicesTheirSizes) {
   EXPECT_EQ(result.entries[4].memory.total_bytes, 9984 * kMiB);
   for (const auto& w : result.warnings)
     EXPECT_EQ(w.message.find("is in MIG mode"), std::string::npos) << w.message;
+}
+
+// -q alone (no query, no -L, no mig -lgi): the H100's four MIG Device blocks
+// are its MIG devices, ready, each with -q's own shared FB memory; the profile
+// names come from the H100 80GB table by memory and SM count (40448 MiB with 60
+// SMs is a 3g.40gb); no MIG UUID (-q prints none), and a warning says so.
+TEST(NvidiaSmiQ, TheMigDevicesOfQAlone) {
+  const std::string file = "nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt";
+  auto q = q_section(file);
+  if (!q) GTEST_FAIL() << "real capture not found (or no -q section): " << file;
+  const auto parsed = parse_nvidia_smi_q(*q);
+  ASSERT_EQ(parsed.gpus.size(), 1u);
+  ASSERT_EQ(parsed.gpus[0].mig_devices.size(), 4u);
+  EXPECT_EQ(parsed.gpus[0].mig_devices[0].sms, 60);
+  EXPECT_EQ(parsed.gpus[0].mig_devices[3].sms, 16);
+  testing::FakeHost host;
+  host.tools[cuda_q_argv()] = ok(*q);
+  auto result = CudaProbe().run(host);
+  ASSERT_EQ(result.entries.size(), 5u);
+  EXPECT_TRUE(result.entries[0].partitioned);
+  const std::vector<std::string> profiles = {"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"};
+  const std::vector<std::uint64_t> total = {40448, 20096, 9984, 9984};
+  const std::vector<std::uint64_t> free = {40423, 20080, 9976, 9976};
+  const std::vector<int> gi = {2, 3, 9, 10};
+  for (std::size_t i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const Entry& mig = result.entries[i + 1];
+    ASSERT_TRUE(mig.partition.has_value());
+    EXPECT_EQ(mig.status, EntryStatus::ready);
+    EXPECT_EQ(mig.partition->profile, profiles[i]);
+    EXPECT_EQ(mig.name, "NVIDIA H100 80GB HBM3 MIG " + profiles[i]);
+    EXPECT_EQ(mig.partition->gpu_instance_id, gi[i]);
+    EXPECT_EQ(mig.partition->compute_instance_id, 0);
+    EXPECT_EQ(mig.memory.total_bytes, total[i] * kMiB);
+    EXPECT_EQ(mig.memory.free_bytes, free[i] * kMiB);
+    EXPECT_EQ(mig.memory.source.rfind("nvidia-smi -q (the MIG device's shared FB memory", 0), 0u);
+    EXPECT_EQ(mig.uuid, "");
+    EXPECT_EQ(std::count(mig.provenance.begin(), mig.provenance.end(), "tool:nvidia-smi -q"), 1);
+  }
+  // Nothing but -q was asked: its sizes are exact, no table or -lgip needed.
+  EXPECT_EQ(host.runs, (std::vector<std::vector<std::string>>{cuda_q_argv()}));
+  bool says = false;
+  for (const auto& w : result.warnings)
+    says |= w.message.find("listed from -q alone, without MIG UUIDs") != std::string::npos;
+  EXPECT_TRUE(says);
+}
+
+// A MIG device no table row names (a GPU without a table) keeps -q's memory
+// and is called by its device index.
+TEST(NvidiaSmiQ, QMigDeviceWithoutATableRowIsNamedByIndex) {
+  const std::string text =
+      "Driver Version : 570.1\n"
+      "GPU 00000000:01:00.0\n"
+      "    Product Name : NVIDIA A30\n"
+      "    MIG Mode\n"
+      "        Current : Enabled\n"
+      "    MIG Device\n"
+      "        Index : 0\n"
+      "        GPU Instance ID : 1\n"
+      "        Compute Instance ID : 0\n"
+      "        Device Attributes\n"
+      "            Shared\n"
+      "                Multiprocessor count : 28\n"
+      "        Shared FB Memory Usage\n"
+      "            Total : 11968 MiB\n"
+      "            Free : 11955 MiB\n"
+      "    FB Memory Usage\n"
+      "        Total : 24576 MiB\n"
+      "        Used : 0 MiB\n"
+      "        Free : 24576 MiB\n";
+  testing::FakeHost host;
+  host.tools[cuda_q_argv()] = ok(text);
+  auto result = CudaProbe().run(host);
+  ASSERT_EQ(result.entries.size(), 2u);
+  EXPECT_EQ(result.entries[1].name, "NVIDIA A30 MIG device 0");
+  EXPECT_EQ(result.entries[1].partition->profile, "");
+  EXPECT_EQ(result.entries[1].memory.total_bytes, 11968 * kMiB);
 }
 
 // `-a` is `-q`; a host that knows the query never reads GPUs from -q; "N/A"

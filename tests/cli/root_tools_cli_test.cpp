@@ -1,0 +1,110 @@
+// `--root DIR` means "this tree is the machine" (issue 35): a tool runs only
+// where the tree has it (its program in the tree's PATH folders), or with
+// --root-tools; otherwise the report says why it was not run. A live run skips
+// vulkaninfo where no Vulkan driver manifest is; under --root the tree's
+// manifests decide. A fake vulkaninfo and nvidia-smi on PATH leave a mark if run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_test_util.h"
+
+namespace hwaccel::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class RootTools : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = make_temp_dir();
+    bin_ = dir_ + "/bin";
+    mark_ = dir_ + "/ran";
+    fs::create_directories(bin_);
+    for (const char* tool : {"vulkaninfo", "nvidia-smi"}) {
+      write_text(bin_ + "/" + tool,
+                 "#!/bin/sh\necho " + std::string(tool) + " >> " + mark_ + "\nexit 1\n");
+      ::chmod((bin_ + "/" + tool).c_str(), 0755);
+    }
+    tree_ = dir_ + "/tree";
+    fs::create_directories(tree_ + "/proc");
+    write_text(tree_ + "/proc/meminfo", "MemTotal:       16384000 kB\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  CommandResult detect(const std::string& flags) {
+    return run_command("env -u VK_DRIVER_FILES -u VK_ICD_FILENAMES -u VK_ADD_DRIVER_FILES PATH=" +
+                       bin_ + ":/usr/bin:/bin " + bin("hwaccel") +
+                       " detect --json --only vulkan,cuda --root " + tree_ + " " + flags);
+  }
+  static std::string reason(const json& doc, const std::string& backend) {
+    for (const auto& b : doc["backends"])
+      if (b["name"] == backend && b["reason"].is_object())
+        return b["reason"].value("detail", std::string());
+    return "";
+  }
+  bool ran() const { return fs::exists(mark_); }
+
+  std::string dir_, bin_, mark_, tree_;
+};
+
+// A gathered tree (only /proc): nothing says the machine has vulkaninfo or
+// nvidia-smi, so neither of this machine's runs, and the reasons say so.
+TEST_F(RootTools, ATreeWithoutTheToolsNeverRunsThisMachines) {
+  auto r = detect("");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(ran()) << slurp(mark_).value_or("");
+  json doc = json::parse(r.out);
+  const std::string vulkan = reason(doc, "vulkan");
+  EXPECT_NE(vulkan.find("vulkaninfo: not run: the tree has no vulkaninfo in its PATH folders"),
+            std::string::npos)
+      << vulkan;
+  EXPECT_NE(vulkan.find("--root-tools"), std::string::npos) << vulkan;
+}
+
+// A tree with /usr and /etc but no Vulkan driver manifest: the tree says there
+// is no driver, as a live run on that machine would (vulkaninfo not run), even
+// with --root-tools (which may run this machine's nvidia-smi, never vulkaninfo).
+TEST_F(RootTools, ATreeWithoutAVulkanManifestSaysSoAndRunsNothing) {
+  fs::create_directories(tree_ + "/usr/share");
+  fs::create_directories(tree_ + "/etc");
+  for (const char* flags : {"", "--root-tools"}) {
+    SCOPED_TRACE(flags);
+    auto r = detect(flags);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    json doc = json::parse(r.out);
+    const std::string vulkan = reason(doc, "vulkan");
+    EXPECT_NE(vulkan.find("no Vulkan driver manifest"), std::string::npos) << vulkan;
+    EXPECT_NE(vulkan.find("vulkaninfo not run"), std::string::npos) << vulkan;
+  }
+  EXPECT_EQ(slurp(mark_).value_or("").find("vulkaninfo"), std::string::npos);
+}
+
+// The tree has the program (a manifest and vulkaninfo in its /usr/bin): then
+// it runs (this machine's, from PATH). --root-tools runs this machine's tools
+// on a tree that has none.
+TEST_F(RootTools, TheTreesOwnToolOrTheFlagRunsIt) {
+  fs::create_directories(tree_ + "/usr/bin");
+  fs::create_directories(tree_ + "/usr/share/vulkan/icd.d");
+  write_text(tree_ + "/usr/share/vulkan/icd.d/nvidia_icd.json",
+             "{\"file_format_version\": \"1.0.0\", \"ICD\": {\"library_path\": "
+             "\"libGLX_nvidia.so.0\", \"api_version\": \"1.3.277\"}}");
+  write_text(tree_ + "/usr/bin/vulkaninfo", "");
+  auto r = detect("");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurp(mark_).value_or(""), "vulkaninfo\n");
+  fs::remove(mark_);
+  fs::remove_all(tree_ + "/usr");
+  r = detect("--root-tools");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(slurp(mark_).value_or("").find("vulkaninfo"), std::string::npos);
+}
+
+TEST_F(RootTools, RootToolsNeedsRoot) {
+  EXPECT_EQ(run_command(bin("hwaccel") + " detect --root-tools").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace hwaccel::testing
