@@ -62,7 +62,7 @@ enum : int {  // nvmlSamplingType_t
   NVML_JPG_UTILIZATION_SAMPLES = 8,
   NVML_OFA_UTILIZATION_SAMPLES = 9,
 };
-enum : int { NVML_VALUE_TYPE_UNSIGNED_INT = 1 };
+enum : int { NVML_VALUE_TYPE_UNSIGNED_INT = 1, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3 };
 inline constexpr unsigned NVML_PSTATE_UNKNOWN = 32;
 inline constexpr unsigned NVML_GSP_FIRMWARE_VERSION_BUF_SIZE = 0x40;
 
@@ -78,6 +78,16 @@ union nvmlValue_t {
   unsigned long long ullVal;
   signed long long sllVal;
   unsigned short usVal;
+};
+// nvmlDeviceGetFieldValues' element (nvml.h; nvml-wrapper-sys 0.7's bindgen agrees).
+struct nvmlFieldValue_t {
+  unsigned int fieldId;
+  unsigned int scopeId;  // the NVLink link for link fields; ignored otherwise
+  long long timestamp;   // CPU time stamp, microseconds
+  long long latencyUsec;
+  int valueType;  // NVML_VALUE_TYPE_*
+  int nvmlReturn;
+  nvmlValue_t value;
 };
 struct nvmlSample_t {
   unsigned long long timeStamp;  // CPU time stamp, microseconds
@@ -171,6 +181,7 @@ inline constexpr unsigned int nvmlProcessesUtilizationInfo_v1 =
 inline constexpr unsigned int nvmlPciInfoExt_v1 = nvml_struct_version(sizeof(nvmlPciInfoExt_t), 1);
 
 static_assert(sizeof(nvmlSample_t) == 16);
+static_assert(sizeof(nvmlFieldValue_t) == 40);
 static_assert(sizeof(nvmlProcessInfo_v1_t) == 16);
 static_assert(sizeof(nvmlProcessInfo_t) == 24);
 static_assert(sizeof(nvmlProcessDetail_v1_t) == 32);

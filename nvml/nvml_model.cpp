@@ -79,17 +79,17 @@ std::optional<std::uint32_t> read_hex_file(Host& host, const std::string& path) 
   return static_cast<std::uint32_t>(*value);
 }
 
-// /proc/driver/nvidia/gpus/BDF/information: "Device Minor: 0".
-std::optional<unsigned> read_minor(Host& host, const std::string& bus_id) {
-  auto text = host.read("/proc/driver/nvidia/gpus/" + bus_id + "/information");
-  if (!text) return std::nullopt;
+// /proc/driver/nvidia/gpus/BDF/information: "Device Minor: 0", "IRQ: 10".
+void read_information(Host& host, Gpu& gpu) {
+  auto text = host.read("/proc/driver/nvidia/gpus/" + gpu.bus_id + "/information");
+  if (!text) return;
   for (auto line : split_lines(text.value())) {
     auto kv = split_key_value(line);
-    if (!kv || kv->key != "Device Minor") continue;
-    auto value = parse_u64(kv->value);
-    if (value && *value < 256) return static_cast<unsigned>(*value);
+    if (!kv) continue;
+    auto value = parse_u64(trim(kv->value));
+    if (kv->key == "Device Minor" && value && *value < 256) gpu.minor_number = *value;
+    if (kv->key == "IRQ" && value && *value < (1u << 24)) gpu.irq = *value;
   }
-  return std::nullopt;
 }
 
 // What a recorded `nvidia-smi -q` and the addressing-mode query add to the GPUs.
@@ -305,7 +305,7 @@ Model build_model(Host& host) {
       auto vendor = read_hex_file(host, sys + "subsystem_vendor");
       auto device = read_hex_file(host, sys + "subsystem_device");
       if (vendor && device) gpu.pci_subsystem = *device << 16 | *vendor;
-      gpu.minor_number = read_minor(host, gpu.bus_id);
+      read_information(host, gpu);
       if (auto text = host.read(sys + "class"))
         if (auto value = parse_hex(trim(text.value())); value && *value <= 0xffffff)
           gpu.pci_class = static_cast<unsigned>(*value >> 8);
@@ -374,11 +374,16 @@ void add_recorded_monitoring(const Snapshot& snapshot, Model& model) {
     if (argv.empty() || argv[0].substr(argv[0].rfind('/') + 1) != "nvidia-smi" ||
         tool.run.outcome != ToolOutcome::exited || tool.run.exit_code != 0)
       continue;
-    bool query = false, header = true;
+    bool query = false, apps = false, header = true;
     for (const auto& a : argv) {
       query = query || a.rfind("--query-gpu=", 0) == 0;
+      apps = apps || a.rfind("--query-compute-apps=", 0) == 0;
       header = header && a.find("noheader") == std::string::npos;
     }
+    if (apps && header)
+      for (auto& [bus, list] : recorded_processes(tool.run.out))
+        for (std::size_t i = 0; i < model.whole_gpus; ++i)
+          if (model.gpus[i].bus_id == bus) model.gpus[i].processes = list;
     if (!query || !header) continue;
     for (auto& [key, cells] : query_cells(tool.run.out))
       for (std::size_t i = 0; i < model.whole_gpus; ++i) {

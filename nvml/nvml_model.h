@@ -14,6 +14,7 @@
 #include "nvml/nvml_fields.h"
 #include "nvml/nvml_mig_profiles.h"
 #include "nvml/nvml_q_facts.h"
+#include "nvml/nvml_recorded_processes.h"
 #include "src/host/host.h"
 #include "src/model/link.h"
 #include "src/snapshot/snapshot.h"
@@ -65,6 +66,7 @@ struct Gpu {
   std::optional<int> numa_node;
   std::vector<unsigned> cpus;  // the CPU affinity, as CPU numbers
   std::optional<unsigned> minor_number;
+  std::optional<unsigned> irq;  // the driver's information file's IRQ
   bool mig_capable = false, mig_enabled = false;
   std::vector<std::size_t> mig_devices;  // MIG instances (positions in Model::gpus)
   std::size_t parent = 0;                // MIG instance: the whole GPU's position
@@ -77,6 +79,9 @@ struct Gpu {
   // The monitoring figures recorded for the whole GPU (nvml_fields.h): a recorded
   // --query-gpu's cells, else what the recorded -q printed for the same field.
   Cells cells;
+  // The compute processes a recorded --query-compute-apps lists on the whole GPU
+  // (nvml_recorded_processes.h); none where nothing was recorded.
+  std::vector<RecordedProcess> processes;
   std::optional<unsigned> pci_class;
   // The PCIe link the detection read from sysfs (generation, width; current and max).
   std::optional<int> pcie_gen_current, pcie_gen_max, pcie_width_current,
@@ -105,7 +110,8 @@ struct Model {
 };
 
 // The recorded monitoring figures of `snapshot` (every recorded `nvidia-smi
-// --query-gpu` with a header, over the -q cells already in Gpu::q) and its time.
+// --query-gpu` with a header, over the -q cells already in Gpu::q), the compute
+// processes of a recorded --query-compute-apps, and its time.
 void add_recorded_monitoring(const Snapshot& snapshot, Model& model);
 
 // The model of `host` (a SnapshotHost): runs the cuda probe on it.

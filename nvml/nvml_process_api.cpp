@@ -1,7 +1,9 @@
 // NVML's process, sample, event, unit and topology-set calls (docs/nvml.md,
 // "Processes, samples and events"). A simulated host runs nothing on its GPUs:
-// every process list is empty and no event ever arrives (a wait lasts its
-// timeout). Samples are the recorded figures, stamped with the snapshot's time.
+// the compute processes are those a recorded --query-compute-apps listed (none
+// where nothing was recorded), graphics and MPS lists are empty, and no event
+// ever arrives (a wait lasts its timeout). Samples are the recorded figures,
+// stamped with the snapshot's time.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -19,15 +21,47 @@
 using namespace hwaccel::nvml::api;
 using hwaccel::nvml::Gpu;
 using hwaccel::nvml::Model;
+using hwaccel::nvml::RecordedProcess;
 
 namespace {
 
-// No process runs on a simulated GPU: the list is empty, whatever the buffer.
+constexpr unsigned kNoInstance = 0xffffffffu;             // a process on a GPU not in MIG mode
+constexpr unsigned long long kValueNotAvailable = ~0ull;  // NVML_VALUE_NOT_AVAILABLE
+
+// No graphics or MPS process is ever recorded: the list is empty, whatever the buffer.
 nvmlReturn_t no_processes(nvmlDevice_t device, unsigned* count) {
   const Gpu* gpu = nullptr;
   if (auto r = gpu_of(device, gpu)) return r;
   if (!count) return NVML_ERROR_INVALID_ARGUMENT;
   *count = 0;
+  return NVML_SUCCESS;
+}
+
+// The recorded compute processes, as the real call fills the caller's buffer: all
+// of them, or INSUFFICIENT_SIZE with the count needed (pynvml's size query asks
+// with a count of 0). A MIG device has none recorded of its own.
+template <typename Info>
+nvmlReturn_t compute_processes(nvmlDevice_t device, unsigned* count, Info* infos) {
+  const Gpu* gpu = nullptr;
+  if (auto r = gpu_of(device, gpu)) return r;
+  if (!count) return NVML_ERROR_INVALID_ARGUMENT;
+  const std::vector<RecordedProcess> none;
+  const auto& list = gpu->is_mig ? none : gpu->processes;
+  if (*count < list.size() || (!infos && !list.empty())) {
+    *count = static_cast<unsigned>(list.size());
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+  }
+  *count = static_cast<unsigned>(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    Info info{};
+    info.pid = list[i].pid;
+    info.usedGpuMemory = list[i].used_bytes.value_or(kValueNotAvailable);
+    if constexpr (requires { info.gpuInstanceId; }) {
+      info.gpuInstanceId = kNoInstance;
+      info.computeInstanceId = kNoInstance;
+    }
+    infos[i] = info;
+  }
   return NVML_SUCCESS;
 }
 
@@ -103,16 +137,16 @@ nvmlReturn_t gpu_set(unsigned* count, nvmlDevice_t* out, Keep keep) {
 
 // ---- processes
 NVML_API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t device, unsigned* count,
-                                                           nvmlProcessInfo_v1_t*) {
-  return no_processes(device, count);
+                                                           nvmlProcessInfo_v1_t* infos) {
+  return compute_processes(device, count, infos);
 }
 NVML_API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t device, unsigned* count,
-                                                              nvmlProcessInfo_t*) {
-  return no_processes(device, count);
+                                                              nvmlProcessInfo_t* infos) {
+  return compute_processes(device, count, infos);
 }
 NVML_API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned* count,
-                                                              nvmlProcessInfo_t*) {
-  return no_processes(device, count);
+                                                              nvmlProcessInfo_t* infos) {
+  return compute_processes(device, count, infos);
 }
 NVML_API nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t device, unsigned* count,
                                                             nvmlProcessInfo_v1_t*) {
@@ -147,7 +181,23 @@ NVML_API nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t device,
   if (!list) return NVML_ERROR_INVALID_ARGUMENT;
   if (list->version != nvmlProcessDetailList_v1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
   if (list->mode > 2) return NVML_ERROR_INVALID_ARGUMENT;
-  list->numProcArrayEntries = 0;
+  if (list->mode != 0 || gpu->is_mig || gpu->processes.empty()) {  // 0: compute
+    list->numProcArrayEntries = 0;
+    return NVML_SUCCESS;
+  }
+  const auto& recorded = gpu->processes;
+  if (list->numProcArrayEntries < recorded.size() || !list->procArray) {
+    list->numProcArrayEntries = static_cast<unsigned>(recorded.size());
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+  }
+  list->numProcArrayEntries = static_cast<unsigned>(recorded.size());
+  for (std::size_t i = 0; i < recorded.size(); ++i) {
+    nvmlProcessDetail_v1_t detail{};
+    detail.pid = recorded[i].pid;
+    detail.usedGpuMemory = recorded[i].used_bytes.value_or(kValueNotAvailable);
+    detail.gpuInstanceId = detail.computeInstanceId = kNoInstance;
+    list->procArray[i] = detail;
+  }
   return NVML_SUCCESS;
 }
 // No process, no sample: NOT_FOUND, as the real library answers an idle GPU.
@@ -169,10 +219,20 @@ NVML_API nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t device,
   info->processSamplesCount = 0;
   return NVML_ERROR_NOT_FOUND;
 }
-// No process of a simulated host uses a GPU, so no pid names one.
-NVML_API nvmlReturn_t nvmlSystemGetProcessName(unsigned /*pid*/, char* name, unsigned length) {
-  if (!ready_model()) return NVML_ERROR_UNINITIALIZED;
+// The name a recorded --query-compute-apps gave the pid (cut to the buffer, as
+// the real call does); NOT_FOUND for any other pid.
+NVML_API nvmlReturn_t nvmlSystemGetProcessName(unsigned pid, char* name, unsigned length) {
+  const Model* model = ready_model();
+  if (!model) return NVML_ERROR_UNINITIALIZED;
   if (!name || length == 0) return NVML_ERROR_INVALID_ARGUMENT;
+  for (std::size_t i = 0; i < model->whole_gpus; ++i)
+    for (const auto& p : model->gpus[i].processes)
+      if (p.pid == pid && !p.name.empty()) {
+        const std::size_t n = std::min<std::size_t>(p.name.size(), length - 1);
+        std::memcpy(name, p.name.data(), n);
+        name[n] = '\0';
+        return NVML_SUCCESS;
+      }
   return NVML_ERROR_NOT_FOUND;
 }
 NVML_API nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device, unsigned* count,

@@ -8,7 +8,7 @@ namespace {
 
 // The figures are the fixtures' (each fixture's header says where they come
 // from); the presets restate the machine in spec form, not the files.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 33> kPresets = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 34> kPresets = {{
     {"amd-no-driver", R"(schema: hwsim-spec/1
 label: amd-no-driver
 hostname: ws-nodriver-01
@@ -263,6 +263,18 @@ accelerators:
     used: 59 MiB
     free: 81022 MiB
     mig: [3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb]
+drivers: {nvidia: {state: ok, version: 590.48.01}}
+)"},
+    // The H200 VM recorded under load (fixtures/hosts/h200-load.yaml): its CPU and
+    // memory are the fixture's assumptions; memory in use as the load row printed.
+    {"h200-load", R"(schema: hwsim-spec/1
+label: h200-load
+hostname: h200-load-vm
+kernel: 5.15.0-171-generic
+cpu: {model: "Intel(R) Xeon(R) Platinum 8480+", uarch: sapphire-rapids, sockets: 1, cores: 24, threads: 1}
+memory: {total: 231846088 kB, available: 221523456 kB}
+accelerators:
+  - {sku: h200-sxm, bus: ["0000:83:00.0"], used: 32362 MiB, free: 110796 MiB}
 drivers: {nvidia: {state: ok, version: 590.48.01}}
 )"},
     {"inf2-48xlarge", R"(schema: hwsim-spec/1

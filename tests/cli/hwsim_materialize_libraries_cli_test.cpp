@@ -71,8 +71,9 @@ TEST(HwsimMaterializeLibraries, EnvShPointsTheVulkanLoaderAtTheHostsDriverOrNone
   if (!fs::exists(bin_dir() + "/hwsim_vulkan_icd.json"))
     GTEST_SKIP() << "built without the simulated Vulkan driver";
   Tree with("vulkan-desktop");
-  auto drivers = with.in_shell("VK_ADD_DRIVER_FILES=x; printf '%s|%s' \"$VK_DRIVER_FILES\" "
-                               "\"${VK_ADD_DRIVER_FILES-unset}\"");
+  auto drivers = with.in_shell(
+      "VK_ADD_DRIVER_FILES=x; printf '%s|%s' \"$VK_DRIVER_FILES\" "
+      "\"${VK_ADD_DRIVER_FILES-unset}\"");
   EXPECT_EQ(drivers.out, bin_dir() + "/hwsim_vulkan_icd.json|x")
       << "the manifest beside hwsim; a variable set after sourcing is the user's";
 }

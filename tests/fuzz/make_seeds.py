@@ -201,6 +201,8 @@ def tool_targets(argv):
         targets.append("nvidia_smi_topo")
     if args == ["-q"]:
         targets.append("nvml_q_facts")
+    if any(a.startswith("--query-compute-apps") for a in args):
+        targets.append("nvml_recorded_processes")
     if args in (["-q"], ["-a"]):
         targets.append("nvidia_smi_q")
     return targets

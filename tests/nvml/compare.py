@@ -2,7 +2,8 @@
 """Runs NVML clients under `hwsim run` on every NVIDIA fixture host and checks what
 they enumerate (names, UUIDs, memory, bus ids, MIG instances, NVLink peers; init
 failures on hosts without a working driver, no library at all on hosts without NVIDIA's
-software) against `hwaccel detect --host --json`.
+software) against `hwaccel detect --host --json`, and what they monitor (temperature,
+power, clock, utilisation, processes) against the figures the host recorded.
 
 compare.py HWSIM HWACCEL FIXTURES_DIR CLIENT [CLIENT...]
 Exit 0: all agree; 1: a difference (printed); 77: no private mount namespace here.
@@ -90,12 +91,31 @@ def expected_lines(detect):
     return lines
 
 
-def expected_monitor(want):
+# The figures of the fixture hosts that recorded them, read by a person from the
+# fixture's own recorded `--query-gpu=<every field>` row and `--query-compute-apps`
+# (fixtures/hosts/h200-load.yaml: temperature.gpu 52, power.draw.instant 626.26 W,
+# clocks.current.sm 1980 MHz, utilization.gpu 100 %; pids 10291, 10293, 10309 with
+# 2566, 1542 and 28234 MiB). Other hosts recorded none: each is NOT_SUPPORTED, never
+# a made-up number, and no process runs.
+RECORDED = {
+    "h200-load.yaml": {
+        "gpu 0": ["temperature 0 52", "power 0 626260", "sm-clock 0 1980", "utilization 0 100",
+                  "processes 0 3", "process 10291 2566", "process 10293 1542",
+                  "process 10309 28234"],
+    },
+}
+
+
+def expected_monitor(want, fixture):
     """The monitoring lines of each whole GPU in `want` (expected_lines)."""
     out = []
+    recorded = RECORDED.get(fixture, {})
     for line in want:
         if line.startswith("gpu ") and line.split(" ")[2] == "name":
             gpu = " ".join(line.split(" ")[:2])
+            if gpu in recorded:
+                out += ["monitor %s %s" % (gpu, what) for what in recorded[gpu]]
+                continue
             out += ["monitor %s %s %d" % (gpu, what, NOT_SUPPORTED)
                     for what in ("temperature", "power", "sm-clock", "utilization")]
             out.append("monitor %s processes 0 0" % gpu)
@@ -143,12 +163,13 @@ def check(hwsim, hwaccel, fixture, clients):
                     if w != g][:8]
             problems.append("%s differs from hwaccel detect:\n%s" % (
                 os.path.basename(client), "\n".join("  %s\n  %s" % p for p in diff)))
-        # Monitoring (the C client asks what gpustat and nvitop ask): the fixtures record
-        # no figure, so each is NOT_SUPPORTED, never a made-up number; no process runs.
+        # Monitoring (both clients ask what gpustat and nvitop ask): the recorded
+        # figures and processes, or NOT_SUPPORTED where the host recorded none.
         monitor = [l for l in output.splitlines() if l.startswith("monitor ")]
-        if monitor and monitor != expected_monitor(want):
+        expected = expected_monitor(want, name)
+        if monitor != expected:
             problems.append("%s monitoring differs:\n  %s" % (
-                os.path.basename(client), "\n  ".join(sorted(set(monitor) ^ set(expected_monitor(want))))))
+                os.path.basename(client), "\n  ".join(sorted(set(monitor) ^ set(expected)))))
     if len(cuda_lines) > 1:
         problems.append("the clients disagree on the CUDA driver version: %s" % cuda_lines)
     if len(table_lines) > 1:

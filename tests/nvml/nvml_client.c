@@ -126,13 +126,38 @@ static void memory(const char* what, dev_t_ d) {
 
 /* What gpustat and nvitop ask each GPU: temperature, power, SM clock, utilisation
  * (its status: the fixtures record none of these) and the running processes. */
+/* What gpustat and nvitop ask: the status, then the value where there is one. */
+typedef struct {
+  unsigned pid;
+  unsigned long long used;
+  unsigned gi, ci;
+} proc_t;
+static void figure(const char* gpu, const char* what, ret_t r, unsigned value) {
+  if (r == 0)
+    printf("monitor %s %s 0 %u\n", gpu, what, value);
+  else
+    printf("monitor %s %s %d\n", gpu, what, r);
+}
 static void monitor(const char* gpu, dev_t_ d) {
   unsigned v = 0, rates[2] = {0, 0}, procs = 0;
-  printf("monitor %s temperature %d\n", gpu, CALL(fdtyped, nvmlDeviceGetTemperature, d, 0, &v));
-  printf("monitor %s power %d\n", gpu, CALL(fduint, nvmlDeviceGetPowerUsage, d, &v));
-  printf("monitor %s sm-clock %d\n", gpu, CALL(fdtyped, nvmlDeviceGetClockInfo, d, 1, &v));
-  printf("monitor %s utilization %d\n", gpu, CALL(fduint, nvmlDeviceGetUtilizationRates, d, rates));
-  ret_t r = CALL(fprocs, nvmlDeviceGetComputeRunningProcesses_v3, d, &procs, NULL);
+  ret_t r = CALL(fdtyped, nvmlDeviceGetTemperature, d, 0, &v);
+  figure(gpu, "temperature", r, v);
+  r = CALL(fduint, nvmlDeviceGetPowerUsage, d, &v);
+  figure(gpu, "power", r, v);
+  r = CALL(fdtyped, nvmlDeviceGetClockInfo, d, 1, &v);
+  figure(gpu, "sm-clock", r, v);
+  r = CALL(fduint, nvmlDeviceGetUtilizationRates, d, rates);
+  figure(gpu, "utilization", r, rates[0]);
+  /* pynvml's way: ask the size with no buffer, then fetch. */
+  r = CALL(fprocs, nvmlDeviceGetComputeRunningProcesses_v3, d, &procs, NULL);
+  if (r == 7 && procs > 0 && procs < 64) {
+    proc_t list[64];
+    r = CALL(fprocs, nvmlDeviceGetComputeRunningProcesses_v3, d, &procs, list);
+    printf("monitor %s processes %d %u\n", gpu, r, procs);
+    for (unsigned i = 0; r == 0 && i < procs; ++i)
+      printf("monitor %s process %u %llu\n", gpu, list[i].pid, list[i].used >> 20);
+    return;
+  }
   printf("monitor %s processes %d %u\n", gpu, r, procs);
 }
 

@@ -432,10 +432,25 @@ TEST_F(NvmlLibrary, EveryOtherFunctionIsNotSupported) {
   unsigned value = 0;
   for (const char* name :
        {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetFanSpeed", "nvmlDeviceGetPowerManagementLimit",
-        "nvmlDeviceGetIrqNum", "nvmlDeviceGetNumGpuCores"})
+        "nvmlDeviceGetMemoryBusWidth", "nvmlDeviceGetNumGpuCores"})
     EXPECT_EQ(call<DeviceUint>(name)(device(0), &value), NVML_ERROR_NOT_SUPPORTED) << name;
   EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlSystemGetHicVersion")(&value),
             NVML_ERROR_NOT_SUPPORTED);
+}
+
+// The IRQ is the driver's information file's (dgx-h100: "IRQ: 10" on every GPU); a
+// host whose snapshot has no such file answers NOT_SUPPORTED.
+TEST_F(NvmlLibrary, TheIrqIsTheDriversInformationFiles) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  unsigned irq = 0;
+  ASSERT_EQ(call<DeviceUint>("nvmlDeviceGetIrqNum")(device(5), &irq), NVML_SUCCESS);
+  EXPECT_EQ(irq, 10u);
+  EXPECT_EQ(call<DeviceUint>("nvmlDeviceGetIrqNum")(device(5), nullptr),
+            NVML_ERROR_INVALID_ARGUMENT);
+  while (call<nvmlReturn_t (*)()>("nvmlShutdown")() == NVML_SUCCESS) {
+  }
+  ASSERT_EQ(init_on("h100-mig"), NVML_SUCCESS);
+  EXPECT_EQ(call<DeviceUint>("nvmlDeviceGetIrqNum")(device(0), &irq), NVML_ERROR_NOT_SUPPORTED);
 }
 
 TEST_F(NvmlLibrary, NvLinkOnASwitchFabric) {

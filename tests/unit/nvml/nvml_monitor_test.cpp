@@ -172,7 +172,7 @@ TEST_F(NvmlMonitor, SamplesCarryTheRecordedTime) {
             NVML_ERROR_NOT_FOUND);  // nothing newer than the recording
 }
 
-TEST_F(NvmlMonitor, NoProcessRunsOnASimulatedGpu) {
+TEST_F(NvmlMonitor, NoProcessWhereNoneWasRecorded) {
   ASSERT_EQ(init_on_file(hwaccel::testing::recorded_h200_file()), NVML_SUCCESS);
   nvmlDevice_t d = device(0);
   for (const char* name :
@@ -204,6 +204,123 @@ TEST_F(NvmlMonitor, NoProcessRunsOnASimulatedGpu) {
                 "nvmlDeviceGetRunningProcessDetailList")(d, &list),
             NVML_SUCCESS);
   EXPECT_EQ(list.numProcArrayEntries, 0u);
+}
+
+// fixtures/hosts/h200-load.yaml recorded --query-compute-apps under load: three
+// compute processes, listed as the real library lists them (pynvml's size query
+// first), not in MIG mode (no instance ids), with their recorded names.
+TEST_F(NvmlMonitor, ProcessesAreTheRecordedOnes) {
+  ASSERT_EQ(init_on("h200-load"), NVML_SUCCESS);
+  nvmlDevice_t d = device(0);
+  auto v3 = call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*)>(
+      "nvmlDeviceGetComputeRunningProcesses_v3");
+  unsigned count = 0;
+  EXPECT_EQ(v3(d, &count, nullptr), NVML_ERROR_INSUFFICIENT_SIZE);
+  EXPECT_EQ(count, 3u);
+  nvmlProcessInfo_t infos[8] = {};
+  count = 2;
+  EXPECT_EQ(v3(d, &count, infos), NVML_ERROR_INSUFFICIENT_SIZE);
+  EXPECT_EQ(count, 3u);
+  count = 8;
+  ASSERT_EQ(v3(d, &count, infos), NVML_SUCCESS);
+  ASSERT_EQ(count, 3u);
+  const unsigned pids[] = {10291, 10293, 10309};
+  const unsigned long long mib[] = {2566, 1542, 28234};
+  for (unsigned i = 0; i < 3; ++i) {
+    EXPECT_EQ(infos[i].pid, pids[i]);
+    EXPECT_EQ(infos[i].usedGpuMemory, mib[i] << 20);
+    EXPECT_EQ(infos[i].gpuInstanceId, 0xffffffffu);
+    EXPECT_EQ(infos[i].computeInstanceId, 0xffffffffu);
+  }
+  nvmlProcessInfo_v1_t old[8] = {};
+  count = 8;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, nvmlProcessInfo_v1_t*)>(
+                "nvmlDeviceGetComputeRunningProcesses")(d, &count, old),
+            NVML_SUCCESS);
+  EXPECT_EQ(old[2].pid, 10309u);
+  EXPECT_EQ(old[2].usedGpuMemory, 28234ull << 20);
+  count = 8;  // no graphics process was recorded
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*)>(
+                "nvmlDeviceGetGraphicsRunningProcesses_v3")(d, &count, infos),
+            NVML_SUCCESS);
+  EXPECT_EQ(count, 0u);
+
+  nvmlProcessDetail_v1_t details[4] = {};
+  nvmlProcessDetailList_t list{};
+  list.version = nvmlProcessDetailList_v1;
+  list.numProcArrayEntries = 4;
+  list.procArray = details;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlProcessDetailList_t*)>(
+                "nvmlDeviceGetRunningProcessDetailList")(d, &list),
+            NVML_SUCCESS);
+  EXPECT_EQ(list.numProcArrayEntries, 3u);
+  EXPECT_EQ(details[1].pid, 10293u);
+
+  auto name_of = call<nvmlReturn_t (*)(unsigned, char*, unsigned)>("nvmlSystemGetProcessName");
+  char name[64] = {};
+  ASSERT_EQ(name_of(10309, name, sizeof name), NVML_SUCCESS);
+  EXPECT_STREQ(name, "./gpu_burn");
+  ASSERT_EQ(name_of(10291, name, 5), NVML_SUCCESS);  // cut to the buffer
+  EXPECT_STREQ(name, "/roo");
+  EXPECT_EQ(name_of(4242, name, sizeof name), NVML_ERROR_NOT_FOUND);
+}
+
+// The same host's figures are the recorded load row's: 52 C, 626.26 W instant,
+// 1980 MHz, 100 % busy.
+TEST_F(NvmlMonitor, AHostRecordedUnderLoadGivesItsFigures) {
+  ASSERT_EQ(init_on("h200-load"), NVML_SUCCESS);
+  nvmlDevice_t d = device(0);
+  unsigned v = 0;
+  ASSERT_EQ(typed_of("nvmlDeviceGetTemperature", d, 0, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 52u);
+  ASSERT_EQ(uint_of("nvmlDeviceGetPowerUsage", d, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 626260u);
+  ASSERT_EQ(typed_of("nvmlDeviceGetClockInfo", d, 1, v), NVML_SUCCESS);
+  EXPECT_EQ(v, 1980u);
+  unsigned rates[2] = {};
+  ASSERT_EQ(
+      call<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>("nvmlDeviceGetUtilizationRates")(d, rates),
+      NVML_SUCCESS);
+  EXPECT_EQ(rates[0], 100u);
+  EXPECT_EQ(rates[1], 7u);
+}
+
+// nvmlDeviceGetFieldValues answers each field in its own slot from the recorded
+// load row and -q of h200-load (ECC on, no errors, memory at 40 C, no remapped
+// rows, no PCIe replays); a field not recorded ([N/A] retired pages, energy) is
+// NOT_SUPPORTED in its slot while the call succeeds. PCIe 5.0: 32000 MB/s per lane.
+TEST_F(NvmlMonitor, FieldValuesAndPcieSpeedsAreTheRecordedOnes) {
+  ASSERT_EQ(init_on("h200-load"), NVML_SUCCESS);
+  nvmlDevice_t d = device(0);
+  const unsigned ids[] = {1, 3, 6, 82, 94, 142, 144, 29, 83, 0};
+  nvmlFieldValue_t values[10] = {};
+  for (unsigned i = 0; i < 10; ++i) values[i].fieldId = ids[i];
+  auto get =
+      call<nvmlReturn_t (*)(nvmlDevice_t, int, nvmlFieldValue_t*)>("nvmlDeviceGetFieldValues");
+  ASSERT_EQ(get(d, 10, values), NVML_SUCCESS);
+  EXPECT_EQ(values[0].nvmlReturn, NVML_SUCCESS);
+  EXPECT_EQ(values[0].value.uiVal, 1u);  // ECC enabled
+  EXPECT_EQ(values[1].nvmlReturn, NVML_SUCCESS);
+  EXPECT_EQ(values[1].valueType, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG);
+  EXPECT_EQ(values[1].value.ullVal, 0u);
+  EXPECT_EQ(values[2].nvmlReturn, NVML_SUCCESS);
+  EXPECT_EQ(values[3].nvmlReturn, NVML_SUCCESS);
+  EXPECT_EQ(values[3].value.uiVal, 40u);          // temperature.memory of the load row
+  EXPECT_EQ(values[4].nvmlReturn, NVML_SUCCESS);  // -q's "Replays Since Reset : 0"
+  EXPECT_EQ(values[5].nvmlReturn, NVML_SUCCESS);
+  EXPECT_EQ(values[6].nvmlReturn, NVML_SUCCESS);
+  EXPECT_EQ(values[6].value.uiVal, 0u);                       // remapped_rows.pending: No
+  EXPECT_EQ(values[7].nvmlReturn, NVML_ERROR_NOT_SUPPORTED);  // retired pages: [N/A]
+  EXPECT_EQ(values[8].nvmlReturn, NVML_ERROR_NOT_SUPPORTED);  // energy: never recorded
+  EXPECT_EQ(values[9].nvmlReturn, NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(values[0].timestamp, 1783116669ll * 1000000);  // recorded_at 2026-07-03T22:11:09Z
+  EXPECT_EQ(get(d, 0, values), NVML_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(get(d, 1, nullptr), NVML_ERROR_INVALID_ARGUMENT);
+  unsigned speed = 0;
+  ASSERT_EQ(uint_of("nvmlDeviceGetPcieSpeed", d, speed), NVML_SUCCESS);
+  EXPECT_EQ(speed, 32000u);
+  ASSERT_EQ(uint_of("nvmlDeviceGetPcieLinkMaxSpeed", d, speed), NVML_SUCCESS);
+  EXPECT_EQ(speed, 5u);  // NVML_PCIE_LINK_MAX_SPEED_32000MBPS
 }
 
 TEST_F(NvmlMonitor, WhatTheSnapshotDidNotRecordIsNotSupported) {

@@ -1,8 +1,10 @@
 // Enumerates the GPUs through nvml-wrapper and prints them as tests/nvml/nvml_client.c
 // does, line for line (tests/nvml/compare.py compares both with hwaccel). nvml-wrapper
 // 0.9 has no MIG calls: those go through its sys crate, on the same library.
+use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
+use nvml_wrapper::enums::device::UsedGpuMemory;
 use nvml_wrapper::error::NvmlError;
-use nvml_wrapper::Nvml;
+use nvml_wrapper::{Device, Nvml};
 use nvml_wrapper_sys::bindings::{
     nvmlComputeInstanceInfo_t, nvmlComputeInstance_t, nvmlDevice_t, nvmlGpuInstanceInfo_t,
     nvmlGpuInstanceProfileInfo_v2_t, nvmlGpuInstance_t, NvmlLib,
@@ -27,6 +29,35 @@ fn memory(what: &str, total: Result<(u64, u64), NvmlError>) {
     match total {
         Ok((t, f)) => println!("{} memory {} {}", what, t, f),
         Err(e) => println!("{} memory error {}", what, code(&e)),
+    }
+}
+
+// What gpustat and nvitop ask, printed as tests/nvml/nvml_client.c prints it: the
+// status, then the value where there is one.
+fn figure(gpu: &str, what: &str, value: Result<u32, NvmlError>) {
+    match value {
+        Ok(v) => println!("monitor {} {} 0 {}", gpu, what, v),
+        Err(e) => println!("monitor {} {} {}", gpu, what, code(&e)),
+    }
+}
+
+fn monitor(gpu: &str, d: &Device) {
+    figure(gpu, "temperature", d.temperature(TemperatureSensor::Gpu));
+    figure(gpu, "power", d.power_usage());
+    figure(gpu, "sm-clock", d.clock_info(Clock::SM));
+    figure(gpu, "utilization", d.utilization_rates().map(|u| u.gpu));
+    match d.running_compute_processes() {
+        Ok(list) => {
+            println!("monitor {} processes 0 {}", gpu, list.len());
+            for p in list {
+                let mib = match p.used_gpu_memory {
+                    UsedGpuMemory::Used(bytes) => bytes >> 20,
+                    UsedGpuMemory::Unavailable => u64::MAX >> 20,
+                };
+                println!("monitor {} process {} {}", gpu, p.pid, mib);
+            }
+        }
+        Err(e) => println!("monitor {} processes {} 0", gpu, code(&e)),
     }
 }
 
@@ -151,6 +182,7 @@ fn main() {
         println!("{} uuid {}", gpu, d.uuid().unwrap_or_default());
         println!("{} bus {}", gpu, d.pci_info().map(|p| p.bus_id).unwrap_or_default());
         memory(&gpu, d.memory_info().map(|m| (m.total, m.free)));
+        monitor(&gpu, &d);
         unsafe {
             let handle = d.handle();
             let (mut current, mut pending, mut max) = (0u32, 0u32, 0u32);
