@@ -1,6 +1,7 @@
 #!/bin/sh
 # hwsim at scale (a benchmark, not a test): `hwsim check` over 1,000 synthesised
-# hosts and `hwsim fleet --count 100000`, each under /usr/bin/time -v. The figures
+# hosts, `hwsim fleet --count 100000`, and that fleet in 4 shards and their merge
+# (checked equal to the single run), each timed. The figures
 # of a run go into docs/performance.md ("hwsim at scale").
 #
 #   bench/hwsim_scale.sh [BUILD_DIR] [HOSTS] [FLEET_COUNT]
@@ -37,3 +38,25 @@ grep -E "Elapsed|User time|System time|Maximum resident" "$work/check.time"
 echo "== hwsim fleet --preset dgx-h100 --count $count"
 /usr/bin/time -v "$hwsim" fleet --preset dgx-h100 --count "$count" --seed 1 2> "$work/fleet.time" | head -3
 grep -E "Elapsed|User time|System time|Maximum resident" "$work/fleet.time"
+
+# The same fleet in shards, as a Slurm job array or a Kubernetes Indexed Job runs
+# it (deploy/slurm, deploy/kubernetes): each shard timed alone (one node's share),
+# then the merge; the merged report must be the single run's, byte for byte.
+shards=4
+echo "== hwsim fleet --shard K/$shards, then hwsim fleet merge"
+"$hwsim" fleet --preset dgx-h100 --count "$count" --seed 1 > "$work/single.txt"
+k=0
+while [ "$k" -lt "$shards" ]; do
+  /usr/bin/time -f "shard $k/$shards: %e s elapsed, %U s user, %M KiB max RSS" \
+    "$hwsim" fleet --preset dgx-h100 --count "$count" --seed 1 --shard "$k/$shards" \
+    -o "$work/part-$k.json"
+  k=$((k + 1))
+done
+/usr/bin/time -f "merge of $shards parts: %e s elapsed, %U s user, %M KiB max RSS" \
+  "$hwsim" fleet merge "$work"/part-*.json > "$work/merged.txt"
+if cmp -s "$work/single.txt" "$work/merged.txt"; then
+  echo "merged report: the single run's bytes"
+else
+  echo "merged report DIFFERS from the single run" >&2
+  exit 1
+fi
