@@ -8,6 +8,7 @@
 #include "cli/common/host_source.h"
 #include "cli/common/number_options.h"
 #include "cli/common/output_file.h"
+#include "cli/common/root_tools_flag.h"
 #include "src/export/export_inputs.h"
 #include "src/host/live_host.h"
 #include "src/host/recording_host.h"
@@ -43,10 +44,7 @@ void add_detect_flags(CLI::App& cmd, DetectArgs& args) {
                "Keep UUIDs, serials, hostnames and MACs in the recording");
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
-  cmd.add_flag("--root-tools", args.root_tools,
-               "With --root: run this machine's tools (nvidia-smi, vulkaninfo, ...) even where "
-               "the tree has none of them")
-      ->needs(root);
+  add_root_tools_flag(cmd, args.root_tools, root);
   auto* host =
       cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   cmd.add_flag("--strict", args.strict,
@@ -109,7 +107,8 @@ int run_detect(const DetectArgs& args) {
     host = recorder.get();
   }
 
-  auto detected = detect_with_cache(*host, options, args.cache_ttl, args.root, args.out.quiet);
+  auto detected =
+      detect_with_cache(*host, options, args.cache_ttl, args.root, args.root_tools, args.out.quiet);
   if (detected.exit != kExitOk) return detected.exit;
   Detection detection = std::move(detected.detection);
 

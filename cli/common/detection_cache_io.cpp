@@ -21,7 +21,7 @@ std::string cache_path(Host& host) {
 }
 
 CachedDetection detect_with_cache(Host& host, const DetectOptions& options, const std::string& ttl,
-                                  const std::string& root, bool quiet) {
+                                  const std::string& root, bool root_tools, bool quiet) {
   CachedDetection out;
   if (ttl.empty()) {
     out.detection = detect(host, options);
@@ -40,7 +40,8 @@ CachedDetection detect_with_cache(Host& host, const DetectOptions& options, cons
   // The process's own environment decides where the cache is, not a --root tree's.
   LiveHost self;
   const std::string path = cache_path(self);
-  std::string key = "host=" + host.facts().hostname + ";root=" + root + ";only=";
+  std::string key = "host=" + host.facts().hostname + ";root=" + root +
+                    (root_tools ? ";root-tools" : "") + ";only=";
   for (const auto& b : options.only) key += b + ",";
   // The runtimes' numbering (an entry's ordinal, what is hidden) follows these.
   for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "ROCR_VISIBLE_DEVICES",

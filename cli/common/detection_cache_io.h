@@ -16,10 +16,11 @@ struct CachedDetection {
   Detection detection;
 };
 
-// Detects on `host` (this machine, or a --root tree named by `root`), or reads
-// the cache when it is fresh. `ttl` empty: no cache at all.
+// Detects on `host` (this machine, or a --root tree named by `root`, whose tools
+// ran only with --root-tools: `root_tools`), or reads the cache when it is fresh
+// and was written by the same kind of run. `ttl` empty: no cache at all.
 CachedDetection detect_with_cache(Host& host, const DetectOptions& options, const std::string& ttl,
-                                  const std::string& root, bool quiet);
+                                  const std::string& root, bool root_tools, bool quiet);
 
 // Where the cache lives for this user: empty when neither XDG_CACHE_HOME nor
 // HOME is set.

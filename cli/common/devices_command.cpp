@@ -7,6 +7,7 @@
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
 #include "cli/common/number_options.h"
+#include "cli/common/root_tools_flag.h"
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/text_file.h"
@@ -26,6 +27,7 @@ void add_devices_flags(CLI::App& cmd, DevicesArgs& args) {
       ->check(timeout_seconds());
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
+  add_root_tools_flag(cmd, args.root_tools, root);
   auto* host =
       cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   auto* from = cmd.add_option("--from", args.from_path,
@@ -86,7 +88,7 @@ Prepared prepare(const DevicesArgs& args) {
       p.exit = only.exit;
       return p;
     }
-    auto opened = open_host(args.host_path, args.root, args.timeout_s);
+    auto opened = open_host(args.host_path, args.root, args.timeout_s, args.root_tools);
     if (opened.exit != kExitOk) {
       p.exit = opened.exit;
       return p;
@@ -95,7 +97,8 @@ Prepared prepare(const DevicesArgs& args) {
     p.source = opened.source;
     DetectOptions options;
     options.only = only.names;
-    auto detected = detect_with_cache(*host, options, args.cache_ttl, args.root, args.out.quiet);
+    auto detected = detect_with_cache(*host, options, args.cache_ttl, args.root, args.root_tools,
+                                      args.out.quiet);
     if (detected.exit != kExitOk) {
       p.exit = detected.exit;
       return p;

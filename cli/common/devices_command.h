@@ -16,6 +16,7 @@ struct DevicesArgs {
   std::string only;
   double timeout_s = 5.0;
   std::string root;
+  bool root_tools = false;  // --root-tools: under --root, run this machine's tools
   std::string host_path;  // --host snapshot
   std::string from_path;  // --from saved detect/devices JSON
   std::string cache_ttl;  // --cache TTL

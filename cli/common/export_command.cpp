@@ -8,6 +8,7 @@
 #include "cli/common/host_source.h"
 #include "cli/common/number_options.h"
 #include "cli/common/output_file.h"
+#include "cli/common/root_tools_flag.h"
 #include "src/export/fleet_exports.h"
 #include "src/export/time_text.h"
 #include "src/host/stop_signals.h"
@@ -26,6 +27,7 @@ void add_common(CLI::App& cmd, ExportArgs& args) {
       ->check(timeout_seconds());
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
+  add_root_tools_flag(cmd, args.root_tools, root);
   auto* host =
       cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   host->excludes(root);
@@ -192,7 +194,7 @@ int run_export(const ExportArgs& args) {
   // (a thread without the mask would take SIGTERM's default: death mid-write).
   std::optional<StopSignals> signals;
   if (interval.count() > 0) signals.emplace();
-  auto opened = open_host(args.host_path, args.root, args.timeout_s);
+  auto opened = open_host(args.host_path, args.root, args.timeout_s, args.root_tools);
   if (opened.exit != kExitOk) return opened.exit;
   DetectOptions options;
   options.only = only.names;

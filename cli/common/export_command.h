@@ -16,6 +16,7 @@ struct ExportArgs {
   std::string only;
   double timeout_s = 5.0;
   std::string root;
+  bool root_tools = false;  // --root-tools: under --root, run this machine's tools
   std::string host_path;
   std::string part = "all";    // slurm: all | gres | node
   bool igpu = false;           // slurm: declare an iGPU beside discrete GPUs

@@ -5,6 +5,7 @@
 #include "cli/common/exit_codes.h"
 #include "cli/common/host_source.h"
 #include "cli/common/number_options.h"
+#include "cli/common/root_tools_flag.h"
 #include "src/report/system_json.h"
 #include "src/report/system_text.h"
 #include "src/system/io_estimate.h"
@@ -19,6 +20,7 @@ void add_io_flags(CLI::App& cmd, IoArgs& args) {
   cmd.add_flag("--json", args.json, "Print the estimate as JSON");
   auto* root = cmd.add_option("--root", args.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
+  add_root_tools_flag(cmd, args.root_tools, root);
   auto* host =
       cmd.add_option("--host", args.host_path, "Run on a snapshot FILE instead of this machine");
   cmd.add_option("--timeout", args.timeout_s, "Seconds each tool may run (default 5)")
@@ -34,7 +36,7 @@ int run_io(const IoArgs& args) {
                  "500MB, 1.5TiB\n";
     return kExitUsage;
   }
-  auto opened = open_host(args.host_path, args.root, args.timeout_s);
+  auto opened = open_host(args.host_path, args.root, args.timeout_s, args.root_tools);
   if (opened.exit != kExitOk) return opened.exit;
   SystemInfo system = scan_system(*opened.host);
   IngestEstimate estimate = estimate_ingest(system.storage, *bytes);

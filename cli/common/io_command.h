@@ -11,6 +11,7 @@ struct IoArgs {
   std::string dataset;  // "100G", "1.5TiB"
   bool json = false;
   std::string root;       // --root DIR
+  bool root_tools = false;  // --root-tools: under --root, run this machine's tools
   std::string host_path;  // --host FILE (a snapshot)
   double timeout_s = 5.0;
 };

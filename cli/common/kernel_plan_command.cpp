@@ -43,7 +43,7 @@ int run_kernel_plan(const PlanArgs& a) {
   const plan::QuantLevel* q = requested_quant(a, l, exit);
   if (!q) return exit;
   // The tree is read through the Host: this machine, a --root tree, or a snapshot.
-  auto opened = open_host(a.host_path, a.root, a.timeout_s);
+  auto opened = open_host(a.host_path, a.root, a.timeout_s, a.root_tools);
   if (opened.exit != kExitOk) return opened.exit;
   // A relative DIR is relative to the working folder, on this machine and in a
   // snapshot alike (which holds the tree at the absolute path it was recorded

@@ -9,6 +9,7 @@
 #include "cli/common/kernel_plan_command.h"
 #include "cli/common/number_options.h"
 #include "cli/common/plan_svg.h"
+#include "cli/common/root_tools_flag.h"
 #include "src/host/inside_tree.h"
 #include "src/host/live_host.h"
 #include "src/host/terminal.h"
@@ -56,6 +57,7 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
       cmd.add_option("--host", a.host_path, "Plan on a snapshot FILE instead of this machine");
   auto* root = cmd.add_option("--root", a.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
+  add_root_tools_flag(cmd, a.root_tools, root);
   host->excludes(root);
   cmd.add_option("--timeout", a.timeout_s, "Seconds each probe tool may run (default 5)")
       ->check(timeout_seconds());
@@ -295,7 +297,7 @@ int load_model(const std::string& model, const std::string& params, Loaded& out)
 }
 
 int load_devices(const PlanArgs& a, Loaded& out) {
-  auto opened = open_host(a.host_path, a.root, a.timeout_s);
+  auto opened = open_host(a.host_path, a.root, a.timeout_s, a.root_tools);
   if (opened.exit != kExitOk) return opened.exit;
   out.source = opened.source;
   Detection det = detect(*opened.host);

@@ -30,6 +30,7 @@ struct PlanArgs {
   int decode_batch = 32;
   std::string host_path;
   std::string root;
+  bool root_tools = false;  // --root-tools: under --root, run this machine's tools
   double timeout_s = 5.0;
   std::string reserve;
   std::string devices_file;  // --devices FILE: replaces the built-in catalogue

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/common/exit_codes.h"
+#include "cli/common/root_tools_flag.h"
 #include "src/plan/runtime.h"
 #include "src/plan/training.h"
 #include "src/plan/training_fit.h"
@@ -37,6 +38,7 @@ void add_train_flags(CLI::App& cmd, TrainArgs& a) {
   auto* host = cmd.add_option("--host", a.plan.host_path, "Plan on a snapshot FILE");
   auto* root = cmd.add_option("--root", a.plan.root, "Read files under DIR as if it were /")
                    ->check(CLI::ExistingDirectory);
+  add_root_tools_flag(cmd, a.plan.root_tools, root);
   host->excludes(root);
   cmd.add_option("--reserve", a.plan.reserve, "Memory that must stay free per device");
   cmd.add_option("--devices", a.plan.devices_file, "A DEVICES.toml SKU catalogue");

@@ -103,7 +103,39 @@ TEST_F(RootTools, TheTreesOwnToolOrTheFlagRunsIt) {
 }
 
 TEST_F(RootTools, RootToolsNeedsRoot) {
-  EXPECT_EQ(run_command(bin("hwaccel") + " detect --root-tools").exit_code, 2);
+  for (const char* command : {"detect", "devices", "export nfd", "plan --model Llama-3-8B",
+                              "train --model Llama-3-8B", "io --dataset 1G"})
+    EXPECT_EQ(run_command(bin("hwaccel") + " " + command + " --root-tools").exit_code, 2)
+        << command;
+}
+
+// Every command that reads a --root tree keeps to it the same way: this machine's
+// tools run on a tree without them only with --root-tools.
+TEST_F(RootTools, EveryCommandOnATreeRunsItsToolsOnlyWithTheFlag) {
+  for (const char* command :
+       {"devices", "export nfd", "plan --model Llama-3-8B", "train --model Llama-3-8B"}) {
+    SCOPED_TRACE(command);
+    const std::string run =
+        "env -u VK_DRIVER_FILES -u VK_ICD_FILENAMES -u VK_ADD_DRIVER_FILES "
+        "PATH=" +
+        bin_ + ":/usr/bin:/bin " + bin("hwaccel") + " " + command + " --root " + tree_;
+    auto without = run_command(run);
+    EXPECT_FALSE(ran()) << without.err;
+    auto with = run_command(run + " --root-tools");
+    EXPECT_TRUE(ran()) << with.err;
+    EXPECT_EQ(with.exit_code, without.exit_code) << with.err;
+    fs::remove(mark_);
+  }
+  // A cached detection of a run without the flag is not one with it.
+  const std::string cached = "env XDG_CACHE_HOME=" + dir_ + "/cache PATH=" + bin_ +
+                             ":/usr/bin:/bin " + bin("hwaccel") + " devices --cache 1h --root " +
+                             tree_;
+  run_command(cached);
+  EXPECT_FALSE(ran());
+  run_command(cached + " --root-tools");
+  EXPECT_TRUE(ran()) << "--root-tools was answered from the cache of a run without it";
+  auto io = run_command(bin("hwaccel") + " io --dataset 1G --root " + tree_ + " --root-tools");
+  EXPECT_NE(io.exit_code, 2) << io.err;  // accepted (io runs no accelerator tool)
 }
 
 }  // namespace
