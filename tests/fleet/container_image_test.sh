@@ -17,9 +17,10 @@
 #     finds the GPU and its 4 MIG devices ready, through hwaccel-nvml and NVML;
 #   - without the C runtime (the old FROM scratch image), the same run says the
 #     injected tools were found and cannot execute, not "not found".
-# `buildah run`/`podman run` need a container runtime that can set rlimits and
-# namespaces: CI's container cannot (crun: setrlimit RLIMIT_NPROC: EPERM), so the
-# image's root is entered with chroot (root only; skipped otherwise).
+# `podman run` needs an OCI runtime that can set rlimits and namespaces: CI's
+# container cannot (crun: setrlimit RLIMIT_NPROC: EPERM). The image is run with
+# `buildah run --isolation chroot` (no OCI runtime), else entered with chroot
+# (root only; skipped otherwise); the report says which.
 # Usage: container_image_test.sh HWACCEL HWACCEL_NVML LIBNVIDIA_ML HWSIM SOURCE_DIR.
 # Exit 77 without buildah unless CI=true.
 set -u
@@ -80,9 +81,19 @@ cp -r "$mnt/sim/.hwsim/tools" "$mnt/usr/tools"  # the shim reads its answers fro
 mkdir -p "$mnt/dev" && mknod -m 666 "$mnt/dev/null" c 1 3 || { say "FAIL: mknod /dev/null"; exit 1; }
 cp -L /bin/sh "$mnt/bin/sh"
 cp -L /usr/bin/cat "$mnt/usr/bin/cat"
+# The image is run by buildah (`buildah run --isolation chroot`: the container tools'
+# own run, with no OCI runtime), else entered with chroot where buildah cannot.
+runner=chroot
+if b run --isolation chroot "$ctr" -- /bin/sh -c true >/dev/null 2>&1; then runner=buildah; fi
 detect() {
-  env -i PATH=/usr/local/bin:/usr/bin:/bin HWSIM_NVML_SNAPSHOT=/sim/.hwsim/snapshot.yaml \
-    "$chroot" "$mnt" /usr/local/bin/hwaccel detect --root /sim --root-tools "$@"
+  if [ "$runner" = buildah ]; then
+    b run --isolation chroot -e PATH=/usr/local/bin:/usr/bin:/bin \
+      -e HWSIM_NVML_SNAPSHOT=/sim/.hwsim/snapshot.yaml "$ctr" -- \
+      /usr/local/bin/hwaccel detect --root /sim --root-tools "$@"
+  else
+    env -i PATH=/usr/local/bin:/usr/bin:/bin HWSIM_NVML_SNAPSHOT=/sim/.hwsim/snapshot.yaml \
+      "$chroot" "$mnt" /usr/local/bin/hwaccel detect --root /sim --root-tools "$@"
+  fi
 }
 out=$(detect --json) || { say "FAIL: hwaccel detect in the image: $out"; fail=1; }
 n=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for e in d["devices"] if e["backend"]=="cuda" and e["status"]=="ready"))' 2>&1)
@@ -97,5 +108,5 @@ case $line in
   *) say "FAIL: without glibc the cuda line is: $line"; fail=1 ;;
 esac
 case $line in *"not found"*) say "FAIL: 'not found' for a tool that is there: $line"; fail=1 ;; esac
-[ $fail -eq 0 ] && say "built; files: $(tr '\n' ' ' < "$tmp/files"); detection in the image: $n ready CUDA devices; without glibc: ${line#cuda }"
+[ $fail -eq 0 ] && say "built; files: $(tr '\n' ' ' < "$tmp/files"); run by $runner: $n ready CUDA devices; without glibc: ${line#cuda }"
 exit $fail
