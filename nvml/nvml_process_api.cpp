@@ -181,24 +181,11 @@ NVML_API nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t device,
   if (!list) return NVML_ERROR_INVALID_ARGUMENT;
   if (list->version != nvmlProcessDetailList_v1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
   if (list->mode > 2) return NVML_ERROR_INVALID_ARGUMENT;
-  if (list->mode != 0 || gpu->is_mig || gpu->processes.empty()) {  // 0: compute
+  if (list->mode != 0) {  // graphics, MPS: never recorded
     list->numProcArrayEntries = 0;
     return NVML_SUCCESS;
   }
-  const auto& recorded = gpu->processes;
-  if (list->numProcArrayEntries < recorded.size() || !list->procArray) {
-    list->numProcArrayEntries = static_cast<unsigned>(recorded.size());
-    return NVML_ERROR_INSUFFICIENT_SIZE;
-  }
-  list->numProcArrayEntries = static_cast<unsigned>(recorded.size());
-  for (std::size_t i = 0; i < recorded.size(); ++i) {
-    nvmlProcessDetail_v1_t detail{};
-    detail.pid = recorded[i].pid;
-    detail.usedGpuMemory = recorded[i].used_bytes.value_or(kValueNotAvailable);
-    detail.gpuInstanceId = detail.computeInstanceId = kNoInstance;
-    list->procArray[i] = detail;
-  }
-  return NVML_SUCCESS;
+  return compute_processes(device, &list->numProcArrayEntries, list->procArray);
 }
 // No process, no sample: NOT_FOUND, as the real library answers an idle GPU.
 NVML_API nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device,
