@@ -37,41 +37,44 @@ constexpr const char* kNvmlDir = "/usr/lib/aarch64-linux-gnu";
 constexpr const char* kNvmlDir = "/usr/lib/x86_64-linux-gnu";
 #endif
 
-// Programs that load NVML see the snapshot's GPUs, not this machine's (or none).
-// Said with -v (a run where everything is covered prints nothing).
-void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
-  // The simulated libnvidia-ml.so.1 (nvml/, docs/nvml.md).
-  std::string library = simulated_library_file("HWSIM_NVML_LIBRARY", "libnvidia-ml.so.1");
+namespace {
+
+// Binds the simulated `soname` (found as simulated_library_file does) at NVIDIA's
+// path, and its development link; says so with -v, and says what is not covered
+// when the library is missing.
+void simulate_library(MaskSpec& masks, bool use_namespace, bool verbose, const char* what,
+                      const char* variable, const char* soname, const char* dev_link) {
+  std::string library = simulated_library_file(variable, soname);
   if (library.empty()) {
-    std::cerr << "hwsim run: not covered: NVML: no simulated libnvidia-ml.so.1 beside hwsim or in its "
-                 "library folder "
-                 "(set HWSIM_NVML_LIBRARY): programs load this machine's, if any\n";
+    std::cerr << "hwsim run: not covered: " << what << ": no simulated " << soname
+              << " beside hwsim or in its library folder (set " << variable
+              << "): programs load this machine's, if any\n";
     return;
   }
-  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so"})
-    masks.bind_in[std::string(kNvmlDir) + name] = library;
+  for (const char* name : {soname, dev_link})
+    masks.bind_in[std::string(kNvmlDir) + "/" + name] = library;
   if (use_namespace && verbose)
-    std::cerr << "hwsim run: NVML is simulated: " << kNvmlDir
-              << "/libnvidia-ml.so.1 answers from the snapshot (" << library << ")\n";
+    std::cerr << "hwsim run: " << what << " is simulated: " << kNvmlDir << "/" << soname
+              << " answers from the snapshot (" << library << ")\n";
+}
+
+}  // namespace
+
+// Programs that load NVML see the snapshot's GPUs, not this machine's (or none).
+// Said with -v (a run where everything is covered prints nothing). The simulated
+// libnvidia-ml.so.1: nvml/, docs/nvml.md.
+void simulate_nvml(MaskSpec& masks, bool use_namespace, bool verbose) {
+  simulate_library(masks, use_namespace, verbose, "NVML", "HWSIM_NVML_LIBRARY", "libnvidia-ml.so.1",
+                   "libnvidia-ml.so");
 }
 
 // Programs that load the CUDA driver (runtimes, Numba, Ollama) see the snapshot's
 // GPUs through it, at the path NVIDIA's packages put it (libcuda.so.1, and the
-// libcuda.so development link some dlopen).
+// libcuda.so development link some dlopen). The simulated libcuda.so.1: cuda/,
+// docs/cuda.md.
 void simulate_cuda(MaskSpec& masks, bool use_namespace, bool verbose) {
-  // The simulated libcuda.so.1 (cuda/, docs/cuda.md).
-  std::string library = simulated_library_file("HWSIM_CUDA_LIBRARY", "libcuda.so.1");
-  if (library.empty()) {
-    std::cerr << "hwsim run: not covered: CUDA: no simulated libcuda.so.1 beside hwsim or in its "
-                 "library folder "
-                 "(set HWSIM_CUDA_LIBRARY): programs load this machine's, if any\n";
-    return;
-  }
-  for (const char* name : {"/libcuda.so.1", "/libcuda.so"})
-    masks.bind_in[std::string(kNvmlDir) + name] = library;
-  if (use_namespace && verbose)
-    std::cerr << "hwsim run: CUDA is simulated: " << kNvmlDir
-              << "/libcuda.so.1 answers from the snapshot (" << library << ")\n";
+  simulate_library(masks, use_namespace, verbose, "CUDA", "HWSIM_CUDA_LIBRARY", "libcuda.so.1",
+                   "libcuda.so");
 }
 
 // A host without NVIDIA's software has no libnvidia-ml.so.1 or libcuda.so.1 to
@@ -80,7 +83,8 @@ void simulate_cuda(MaskSpec& masks, bool use_namespace, bool verbose) {
 // as a broken driver).
 void hide_nvidia_libraries(MaskSpec& masks, bool use_namespace, bool verbose,
                            const std::string& why) {
-  for (const char* name : {"/libnvidia-ml.so.1", "/libnvidia-ml.so", "/libcuda.so.1", "/libcuda.so"})
+  for (const char* name :
+       {"/libnvidia-ml.so.1", "/libnvidia-ml.so", "/libcuda.so.1", "/libcuda.so"})
     masks.hide.push_back(std::string(kNvmlDir) + name);
   if (use_namespace && verbose)
     std::cerr << "hwsim run: NVML and CUDA: the host had no NVIDIA software (" << why
@@ -99,7 +103,8 @@ std::string libraries_env_sh(const Snapshot& snapshot, const std::string& root) 
   s += "unset";
   for (const auto& name : vulkan.unset) s += " " + name;
   s += "\n";
-  for (const auto& [name, value] : vulkan.set) s += "export " + name + "=" + sim::shim_quote(value) + "\n";
+  for (const auto& [name, value] : vulkan.set)
+    s += "export " + name + "=" + sim::shim_quote(value) + "\n";
   if (vulkan.has_driver && vulkan.manifest.empty())
     s += "# Vulkan: no simulated driver was found beside hwsim: programs find no driver.\n";
   if (auto nvidia = sim::nvidia_software(snapshot); !nvidia.present) {
