@@ -4,12 +4,14 @@ namespace hwaccel::mig {
 namespace {
 
 // NVML_GPU_INSTANCE_PROFILE_*: 1_SLICE 0, 2_SLICE 1, 3_SLICE 2, 4_SLICE 3, 7_SLICE 4,
-// 1_SLICE_REV1 7 (the "+me" slice with the media engines), 1_SLICE_REV2 9 (a
-// one-slice instance with two memory slices). Placements (NVML's possible
-// placements, in memory slices of 8, the same on A100 and H100): a 1-slice one at
-// 0..6, the 2-slice 1g at any even start, 2g at 0, 2, 4, 3g at 0 or 4, 4g and 7g at 0.
-// Every memory figure is a multiple of 128 MiB, so -lgip's two decimals name it
-// exactly (tests/unit/catalog/mig_profiles_test.cpp checks each round trip).
+// 1_SLICE_REV1 7 (the "+me" slice with the media engines), 2_SLICE_REV1 8 (A30's
+// 2g+me), 1_SLICE_REV2 9 (a one-slice instance with two memory slices). Placements
+// (NVML's possible placements, in memory slices of 8, the same on A100 and H100): a
+// 1-slice one at 0..6, the 2-slice 1g at any even start, 2g at 0, 2, 4, 3g at 0 or 4,
+// 4g and 7g at 0. The A30 has 4 memory slices and 4 compute slices (its own -lgipp).
+// Every memory figure is a multiple of 128 MiB (64 on the A30), so -lgip's two
+// decimals name it exactly (tests/unit/catalog/mig_profiles_test.cpp checks each
+// round trip).
 const std::vector<unsigned> kSevenOnes = {0, 1, 2, 3, 4, 5, 6};
 
 // Columns: index, id, name, slices, instances, SMs, CE, DEC, ENC, JPG, OFA, MiB,
@@ -17,8 +19,10 @@ const std::vector<unsigned> kSevenOnes = {0, 1, 2, 3, 4, 5, 6};
 
 // A100-SXM4-40GB (108 SMs, no NVENC): public `nvidia-smi mig -lgip` outputs of
 // A100-SXM4-40GB hosts (4.75 / 9.75 / 19.62 / 39.38 GiB; several public MIG
-// walk-throughs print the same rows). An A100-PCIE-40GB prints 39.50 for the 7g:
-// a table of its own, not here.
+// walk-throughs print the same rows). The 7g's figure is not the same everywhere:
+// an SXM4-40GB on driver 450 (an ALCF ThetaGPU walk-through) and the -lgip beside an
+// A100-PCIE-40GB (harvester/pcidevices, pkg/util/gpuhelper/gpuhelper_test.go)
+// print 39.50. The PCIe A100s are therefore not matched here (partial tables below).
 const MigTable kA100_40 = {"A100 40GB",
                            8,
                            {
@@ -37,8 +41,10 @@ const MigTable kA100_40 = {"A100 40GB",
 // 3g.40gb: 9728, 19968, 40192 MiB, 14 / 28 / 42 SMs, 0 / 1 / 2 decoders).
 // Decoders 0/1/1/1/2/2/5 as on the 40GB: NVIDIA's MIG User Guide gives the A100
 // 80GB the 40GB's hardware units under bigger names. (One public output prints
-// 2 / 3 / 4 decoders for the 2g, 3g and 4g; the others and the guide decide.) An
-// A100 80GB PCIe prints 78.75 for the 7g: not this table.
+// 2 / 3 / 4 decoders for the 2g, 3g and 4g; the others and the guide decide.) Some
+// A100-SXM4-80GB hosts print 78.75 for the 7g (an HGX A100 walk-through; one on
+// driver 550.54.14 with the 1g.20gb row), with the same 1g-4g rows: which boards
+// or drivers do is not in the sources, so this table keeps the 79.00 most show.
 const MigTable kA100_80 = {"A100 80GB",
                            8,
                            {
@@ -102,12 +108,67 @@ const MigTable kH200 = {"H200 141GB",
                             {4, 0, "7g.141gb", 7, 1, 132, 8, 7, 0, 7, 1, 143104, 8, {0}},
                         }};
 
+// H100 PCIe (80 GB, "NVIDIA H100 PCIe", 114 SMs): a public -lgip of a Scaleway H100
+// PCIe (driver 570.169, a MIG walk-through: 9.75 / 19.62 / 39.50 / 79.25 GiB, the
+// SXM5's memory with fewer SMs: 14 / 14 / 30 / 46 / 62 / 114), whose 1g.10gb MIG
+// devices the same walk-through lists at 9984 MiB with 14 SMs.
+const MigTable kH100_Pcie = {
+    "H100 PCIe",
+    8,
+    {
+        {0, 19, "1g.10gb", 1, 7, 14, 1, 1, 0, 1, 0, 9984, 1, kSevenOnes},
+        {7, 20, "1g.10gb+me", 1, 1, 14, 1, 1, 0, 1, 1, 9984, 1, kSevenOnes},
+        {9, 15, "1g.20gb", 1, 4, 14, 1, 1, 0, 1, 0, 20096, 2, {0, 2, 4, 6}},
+        {1, 14, "2g.20gb", 2, 3, 30, 2, 2, 0, 2, 0, 20096, 2, {0, 2, 4}},
+        {2, 9, "3g.40gb", 3, 2, 46, 3, 3, 0, 3, 0, 40448, 4, {0, 4}},
+        {3, 5, "4g.40gb", 4, 1, 62, 4, 4, 0, 4, 0, 40448, 4, {0}},
+        {4, 0, "7g.80gb", 7, 1, 114, 8, 7, 0, 7, 1, 81152, 8, {0}},
+    }};
+
+// GH200 with 96 GB HBM3 ("NVIDIA GH200 480GB", 132 SMs; the MIG User Guide's "H100
+// 96GB (H100 on GH200)"): the -lgip of a GH200 in
+// kf-cuanschutz/NVIDIA_Grace_Hopper_benchmarking_logs_
+// (Daily_installs_loggings/Lessons_learned_from_the_slurm_MIG_installation*.md:
+// 11.00 / 23.00 / 46.50 / 93.00 GiB); names, SMs and units as the guide's table.
+const MigTable kGH200_96 = {
+    "GH200 96GB",
+    8,
+    {
+        {0, 19, "1g.12gb", 1, 7, 16, 1, 1, 0, 1, 0, 11264, 1, kSevenOnes},
+        {7, 20, "1g.12gb+me", 1, 1, 16, 1, 1, 0, 1, 1, 11264, 1, kSevenOnes},
+        {9, 15, "1g.24gb", 1, 4, 26, 1, 1, 0, 1, 0, 23552, 2, {0, 2, 4, 6}},
+        {1, 14, "2g.24gb", 2, 3, 32, 2, 2, 0, 2, 0, 23552, 2, {0, 2, 4}},
+        {2, 9, "3g.48gb", 3, 2, 60, 3, 3, 0, 3, 0, 47616, 4, {0, 4}},
+        {3, 5, "4g.48gb", 4, 1, 64, 4, 4, 0, 4, 0, 47616, 4, {0}},
+        {4, 0, "7g.96gb", 7, 1, 132, 8, 7, 0, 7, 1, 95232, 8, {0}},
+    }};
+
+// A30 (24 GB, "NVIDIA A30", 56 SMs; 4 memory and 4 compute slices): the -lgip and
+// -lgipp of a public A30 MIG walk-through (driver 535.183.01, 24576 MiB: 5.81 / 11.69
+// / 23.44 GiB, ids 14, 21, 5, 6, 0; placements {0,1,2,3}:1, {0,2}:2, {0}:4), whose MIG
+// devices it lists at 5952 MiB (1g.6gb, 14 SMs) and 11968 MiB (2g.12gb, 28 SMs).
+// The A30's memory comes in 64 MiB steps (both of those are odd multiples of 64), so
+// the 4g's "23.44" is 24000 MiB: the one multiple of 64 that prints so (derived, not
+// seen). Another public A30 -lgip, without the 2g.12gb+me row (the guide: R525 and
+// later), prints the same 1g and 2g rows and 23.50 for the 4g, and the same -lgipp
+// (Summer-Lo/Docker_configuration, 000-MIG/README.md); the MIG User Guide's A30 table
+// has the same profiles and units.
+const std::vector<unsigned> kFourOnes = {0, 1, 2, 3};
+const MigTable kA30 = {"A30 24GB",
+                       4,
+                       {
+                           {0, 14, "1g.6gb", 1, 4, 14, 1, 1, 0, 0, 0, 5952, 1, kFourOnes},
+                           {7, 21, "1g.6gb+me", 1, 1, 14, 1, 1, 0, 1, 1, 5952, 1, kFourOnes},
+                           {1, 5, "2g.12gb", 2, 2, 28, 2, 2, 0, 0, 0, 11968, 2, {0, 2}},
+                           {8, 6, "2g.12gb+me", 2, 1, 28, 2, 2, 0, 1, 1, 11968, 2, {0, 2}},
+                           {3, 0, "4g.24gb", 4, 1, 56, 4, 4, 0, 1, 1, 24000, 4, {0}},
+                       }};
+
 // Partial tables: the rows a public -lgip shows, where the rest of that SKU's
-// -lgip was not seen. They size MIG devices (mig_sizes_table_for) and nothing
-// else: the simulated NVML and hwsim's -lgip need every row, so for them these
-// GPUs stay without a table. A profile not in a row here stays "estimated".
-// Names, SMs, CE and media units agree with NVIDIA's MIG User Guide,
-// "Supported MIG Profiles"
+// -lgip was not seen (the PCIe A100s: derived, see there). They size MIG devices
+// (mig_sizes_table_for) and nothing else: the simulated NVML and hwsim's -lgip need every row, so
+// for them these GPUs stay without a table. A profile not in a row here stays "estimated". Names,
+// SMs, CE and media units agree with NVIDIA's MIG User Guide, "Supported MIG Profiles"
 // (https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html).
 
 // B200 (180 GB, "NVIDIA B200"): the -lgip of NVIDIA/gpu-operator pull 1351
@@ -139,7 +200,7 @@ const MigTable kGB200 = {"GB200 186GB",
 
 // GH200 144G HBM3e ("NVIDIA GH200 144G HBM3e", 132 SMs): the -lgip of
 // NVIDIA/mig-parted pull 139 (2024-10: 1g.18gb 17.50, 1g.36gb and 2g.36gb 35.25
-// GiB). The GH200 with 96 GB HBM3 prints other figures (not seen): no table.
+// GiB). The GH200 with 96 GB HBM3 prints other figures (kGH200_96).
 const MigTable kGH200_144 = {
     "GH200 144GB",
     8,
@@ -150,13 +211,30 @@ const MigTable kGH200_144 = {
         {1, 14, "2g.36gb", 2, 3, 32, 2, 2, 0, 2, 0, 36096, 2, {0, 2, 4}},
     }};
 
+// The PCIe A100s: every row but the 7g's, which public outputs of A100s do not
+// agree on (39.38 or 39.50 on a 40GB, 79.00 or 78.75 on an 80GB; see the SXM4
+// tables). Derived, not seen on a PCIe board for every row: the 1g-4g rows of
+// every public -lgip of an A100 40GB (SXM4 hosts, drivers 450-580, and the one
+// beside an A100-PCIE-40GB in harvester/pcidevices) are the SXM4-40GB table's, and
+// those of every A100 80GB one (SXM4 hosts, drivers 470-550) the SXM4-80GB table's,
+// whatever their 7g prints; the PCIe boards are taken to share them.
+MigTable below_whole_gpu(const MigTable& whole, const char* family) {
+  MigTable out{family, whole.memory_slices, {}};
+  for (const GiProfile& p : whole.profiles)
+    if (p.id != 0) out.profiles.push_back(p);
+  return out;
+}
+const MigTable kA100Pcie40 = below_whole_gpu(kA100_40, "A100 PCIe 40GB");
+const MigTable kA100Pcie80 = below_whole_gpu(kA100_80, "A100 PCIe 80GB");
+
 bool has(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
 
 // Framebuffer sizes (MiB) each table answers for: what the real GPUs report
-// (A100 40GB 40536-40960, A100 80GB 81251-81920, H100 80GB 81559, H100 NVL 95830,
-// H200 143771, GH200 144G 146831; B200 about 183000 and GB200 about 189000).
+// (A100 40GB 40536-40960, A100 80GB 81251-81920, H100 80GB and H100 PCIe 81559,
+// H100 NVL 95830, H200 143771, GH200 96GB 97871, GH200 144G 146831, A30 24576;
+// B200 about 183000 and GB200 about 189000).
 bool within(std::uint64_t mib, std::uint64_t low, std::uint64_t high) {
   return mib == 0 || (mib > low && mib < high);
 }
@@ -170,6 +248,11 @@ const MigTable* mig_table_for(std::string_view name, std::optional<std::uint64_t
       within(mib, 80000, 82000))
     return &kH100_80;
   if (has(name, "H100 NVL") && within(mib, 93000, 97000)) return &kH100_Nvl;
+  if (has(name, "H100 PCIe") && within(mib, 80000, 82000)) return &kH100_Pcie;
+  // "NVIDIA GH200 480GB" (96 GB HBM3); the 144G HBM3e one prints other figures.
+  if (has(name, "GH200") && !has(name, "144G") && within(mib, 95000, 100000)) return &kGH200_96;
+  // "NVIDIA A30" ("A30" before the R470 names); not the A30X, whose MIG was not seen.
+  if ((name == "NVIDIA A30" || name == "A30") && within(mib, 23500, 25000)) return &kA30;
   // "NVIDIA H200"; not the GH200 (96 or 144 GB, other tables) nor the H200 NVL.
   if (has(name, "H200") && !has(name, "GH200") && !has(name, "NVL") && within(mib, 140000, 146000))
     return &kH200;
@@ -191,17 +274,23 @@ const MigTable* mig_sizes_table_for(std::string_view name,
   if (has(name, "GB200") && within(mib, 180000, 196000)) return &kGB200;
   if (has(name, "B200") && !has(name, "GB200") && within(mib, 175000, 186000)) return &kB200;
   if (has(name, "GH200") && has(name, "144G") && within(mib, 140000, 150000)) return &kGH200_144;
+  // "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe".
+  if (has(name, "A100") && (has(name, "PCIe") || has(name, "PCIE"))) {
+    if (has(name, "80GB") && within(mib, 80000, 82000)) return &kA100Pcie80;
+    if (has(name, "40GB") && within(mib, 39000, 41000)) return &kA100Pcie40;
+  }
   return nullptr;
 }
 
 const std::vector<const MigTable*>& partial_mig_tables() {
-  static const std::vector<const MigTable*> tables = {&kB200, &kGB200, &kGH200_144};
+  static const std::vector<const MigTable*> tables = {&kB200, &kGB200, &kGH200_144, &kA100Pcie40,
+                                                      &kA100Pcie80};
   return tables;
 }
 
 const std::vector<const MigTable*>& all_mig_tables() {
-  static const std::vector<const MigTable*> tables = {&kA100_40, &kA100_80, &kH100_80, &kH100_Nvl,
-                                                      &kH200};
+  static const std::vector<const MigTable*> tables = {
+      &kA100_40, &kA100_80, &kH100_80, &kH100_Nvl, &kH200, &kH100_Pcie, &kGH200_96, &kA30};
   return tables;
 }
 

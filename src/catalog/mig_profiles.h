@@ -27,7 +27,7 @@ struct GiProfile {
 
 struct MigTable {
   const char* family;      // "H100 80GB"
-  unsigned memory_slices;  // 8 on A100/H100
+  unsigned memory_slices;  // 8 on A100/H100, 4 on A30 (also its compute slices)
   std::vector<GiProfile> profiles;
 };
 
@@ -37,8 +37,9 @@ struct MigTable {
 const MigTable* mig_table_for(std::string_view gpu_name, std::optional<std::uint64_t> total_bytes);
 
 // The table to size a GPU's MIG devices by: mig_table_for's, else a partial
-// table (only the rows a public -lgip shows: B200, GB200, GH200 144G). A
-// profile in neither stays "estimated from the profile name" (the probe).
+// table (only the rows a public -lgip shows: B200, GB200, GH200 144G; the PCIe
+// A100s without their 7g). A profile in neither stays "estimated from the profile
+// name" (the probe).
 const MigTable* mig_sizes_table_for(std::string_view gpu_name,
                                     std::optional<std::uint64_t> total_bytes);
 

@@ -83,8 +83,9 @@ TEST(CudaMigSizes, ComputeInstancesStayEstimated) {
   EXPECT_TRUE(warned_estimated(result));
 }
 
-// No table for a GH200 with 96 GB (its -lgip is not public), nor for a name
-// whose memory does not match the table's SKU: the name's GB, said so.
+// No table row for a profile the GPU's table lacks (a GH200 96GB names its 1g
+// "1g.12gb"), nor a table for a name whose memory does not match the table's SKU:
+// the name's GB, said so.
 TEST(CudaMigSizes, NoTableKeepsTheEstimateAndSaysWhy) {
   for (const auto& [name, mib] : std::vector<std::pair<std::string, int>>{
            {"NVIDIA GH200 480GB", 97871}, {"NVIDIA H200", 97871}}) {
@@ -112,6 +113,28 @@ TEST(CudaMigSizes, PartialTableSizesItsRowsAndEstimatesTheRest) {
   EXPECT_EQ(result.entries[2].memory.source.rfind("estimated from the profile name 3g.72gb", 0),
             0u);
   EXPECT_TRUE(warned_estimated(result));
+}
+
+// The GH200 96GB, A30 and H100 PCIe tables and the PCIe A100s' partial ones: the
+// MiB their public -lgip prints (an A30's 1g.6gb and 2g.12gb MIG devices show 5952
+// and 11968 MiB); the PCIe A100's 7g is not in its table and stays estimated.
+TEST(CudaMigSizes, GH200A30H100PcieAndPcieA100Tables) {
+  auto sized = [](const std::string& gpu, int mib, const std::vector<std::string>& profiles) {
+    auto host = mig_host(gpu, mib, profiles);
+    auto result = CudaProbe().run(host);
+    std::string out;
+    for (std::size_t i = 1; i < result.entries.size(); ++i)
+      out += std::string(out.empty() ? "" : " ") +
+             std::to_string(result.entries[i].memory.total_bytes.value_or(0) / kMiB);
+    return out + (warned_estimated(result) ? " estimated" : "");
+  };
+  EXPECT_EQ(sized("NVIDIA GH200 480GB", 97871, {"1g.12gb", "1g.24gb", "7g.96gb"}),
+            "11264 23552 95232");
+  EXPECT_EQ(sized("NVIDIA A30", 24576, {"1g.6gb", "2g.12gb", "4g.24gb"}), "5952 11968 24000");
+  EXPECT_EQ(sized("NVIDIA H100 PCIe", 81559, {"1g.20gb", "3g.40gb"}), "20096 40448");
+  EXPECT_EQ(sized("NVIDIA A100-PCIE-40GB", 40960, {"1g.5gb", "7g.40gb"}),
+            "4864 38146 estimated");  // 40e9 bytes
+  EXPECT_EQ(sized("NVIDIA A100 80GB PCIe", 81920, {"2g.20gb"}), "19968");
 }
 
 // B200 and GB200: the figures instances show (gpu-operator issue 2155: a B200's

@@ -189,35 +189,42 @@ TEST(NvidiaSmiQ, TheMigDevicesOfQAlone) {
 }
 
 // A MIG device no table row names (a GPU without a table) keeps -q's memory
-// and is called by its device index.
+// and is called by its device index; on an A30 its table names it (an A30's
+// 2g.12gb MIG devices show 11968 MiB and 28 SMs).
 TEST(NvidiaSmiQ, QMigDeviceWithoutATableRowIsNamedByIndex) {
-  const std::string text =
-      "Driver Version : 570.1\n"
-      "GPU 00000000:01:00.0\n"
-      "    Product Name : NVIDIA A30\n"
-      "    MIG Mode\n"
-      "        Current : Enabled\n"
-      "    MIG Device\n"
-      "        Index : 0\n"
-      "        GPU Instance ID : 1\n"
-      "        Compute Instance ID : 0\n"
-      "        Device Attributes\n"
-      "            Shared\n"
-      "                Multiprocessor count : 28\n"
-      "        Shared FB Memory Usage\n"
-      "            Total : 11968 MiB\n"
-      "            Free : 11955 MiB\n"
-      "    FB Memory Usage\n"
-      "        Total : 24576 MiB\n"
-      "        Used : 0 MiB\n"
-      "        Free : 24576 MiB\n";
-  testing::FakeHost host;
-  host.tools[cuda_q_argv()] = ok(text);
-  auto result = CudaProbe().run(host);
-  ASSERT_EQ(result.entries.size(), 2u);
-  EXPECT_EQ(result.entries[1].name, "NVIDIA A30 MIG device 0");
-  EXPECT_EQ(result.entries[1].partition->profile, "");
-  EXPECT_EQ(result.entries[1].memory.total_bytes, 11968 * kMiB);
+  for (const std::string product : {"NVIDIA A30X", "NVIDIA A30"}) {
+    SCOPED_TRACE(product);
+    const std::string text =
+        "Driver Version : 570.1\n"
+        "GPU 00000000:01:00.0\n"
+        "    Product Name : " +
+        product +
+        "\n"
+        "    MIG Mode\n"
+        "        Current : Enabled\n"
+        "    MIG Device\n"
+        "        Index : 0\n"
+        "        GPU Instance ID : 1\n"
+        "        Compute Instance ID : 0\n"
+        "        Device Attributes\n"
+        "            Shared\n"
+        "                Multiprocessor count : 28\n"
+        "        Shared FB Memory Usage\n"
+        "            Total : 11968 MiB\n"
+        "            Free : 11955 MiB\n"
+        "    FB Memory Usage\n"
+        "        Total : 24576 MiB\n"
+        "        Used : 0 MiB\n"
+        "        Free : 24576 MiB\n";
+    testing::FakeHost host;
+    host.tools[cuda_q_argv()] = ok(text);
+    auto result = CudaProbe().run(host);
+    ASSERT_EQ(result.entries.size(), 2u);
+    const bool table = product == "NVIDIA A30";
+    EXPECT_EQ(result.entries[1].name, table ? "NVIDIA A30 MIG 2g.12gb" : product + " MIG device 0");
+    EXPECT_EQ(result.entries[1].partition->profile, table ? "2g.12gb" : "");
+    EXPECT_EQ(result.entries[1].memory.total_bytes, 11968 * kMiB);
+  }
 }
 
 // `-a` is `-q`; a host that knows the query never reads GPUs from -q; "N/A"
