@@ -6,15 +6,16 @@ namespace hwaccel::nvml {
 
 std::optional<Placement> placement_of_instance(const MigTable& table, const GiProfile& profile,
                                                unsigned id) {
-  if (table.memory_slices != 8) return std::nullopt;
+  const unsigned n = table.memory_slices;
+  if (n != 8 && n != 4) return std::nullopt;
   Placement at;
   if (id == 0)
-    at = {0, 8};
+    at = {0, n};
   else if (id <= 2)
-    at = {(id - 1) * 4, 4};
+    at = {(id - 1) * n / 2, n / 2};
   else if (id <= 6)
-    at = {(id - 3) * 2, 2};
-  else if (id <= 14)
+    at = {(id - 3) * n / 4, n / 4};
+  else if (id <= 14 && n == 8)
     at = {id - 7, 1};
   else
     return std::nullopt;

@@ -25,8 +25,9 @@ struct Placement {
 
 // Where a GPU instance of `profile` with instance id `id` sits: the driver numbers
 // the slots of its partition tree (0: the whole GPU, 1-2: halves, 3-6: quarters,
-// 7-14: eighths), which the real placements in -lgi confirm. nullopt when the id
-// is not a slot the profile can take.
+// 7-14: eighths), which the real placements in -lgi confirm (an A30's 4 memory
+// slices too: GI 3 to 6 at 0:1 to 3:1, 2 at 2:2, two public A30 -lgi). nullopt when
+// the id is not a slot the profile can take.
 std::optional<Placement> placement_of_instance(const MigTable& table, const GiProfile& profile,
                                                unsigned id);
 

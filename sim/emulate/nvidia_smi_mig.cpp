@@ -10,8 +10,8 @@
 // - The profile tables (ids, instances, memory, SMs, engines, placements) are
 //   src/catalog/mig_profiles.cpp's, which the simulated NVML answers from too (their
 //   sources are written there); memory is printed from MiB (mig::gib_text). Other
-//   MIG-capable SKUs (H200, GH200, B200) are answered for -lgi and -lci, not
-//   -lgip: no complete public table was at hand.
+//   MIG-capable SKUs (GH200 144G, B200, GB200, the PCIe A100s, H200 NVL) are
+//   answered for -lgi and -lci, not -lgip: no complete public table was at hand.
 // - Refusals: "No MIG-enabled devices found." where MIG is off or not supported,
 //   "No GPU instances found: Not Found" where it is on with none (public reports);
 //   status 6, nvidia-smi's "not found" code.
@@ -62,6 +62,7 @@ struct Gi {
   std::string ci_profile;  // the compute instance's: "3g.40gb" or "1c.3g.40gb"
   int ci_id = 0, ci_slices = 0;
   std::vector<int> starts;  // where its profile's placements may start
+  int memory_slices = 8;    // the GPU's (4 on an A30)
 };
 
 int leading_int(const std::string& s) {
@@ -99,15 +100,16 @@ int profile_id(const NvGpu& g, const std::string& gi) {
   return 19;
 }
 
-// A profile's placement size and starts, in memory slices of 8: the SKU's table's;
-// else NVML's possible placements every A100/H100 table shares (4g and 7g at 0
-// only, 3g at 0 or 4, 2g at 0, 2, 4, the 2-slice 1g at any even start, a 1-slice
-// one at 0..6), by profile id.
+// A profile's placement size and starts, in the GPU's memory slices: the SKU's
+// table's; else NVML's possible placements every A100/H100 table shares (in slices of
+// 8: 4g and 7g at 0 only, 3g at 0 or 4, 2g at 0, 2, 4, the 2-slice 1g at any even
+// start, a 1-slice one at 0..6), by profile id.
 void layout_of(const NvGpu& g, int id, Gi& gi) {
   if (const MigTable* s = sku_of(g))
     if (const GiProfile* p = mig::gi_profile_by_id(*s, static_cast<unsigned>(id))) {
       gi.size = static_cast<int>(p->placement_size);
       gi.starts.assign(p->starts.begin(), p->starts.end());
+      gi.memory_slices = static_cast<int>(s->memory_slices);
       return;
     }
   switch (id) {
@@ -132,13 +134,14 @@ void layout_of(const NvGpu& g, int id, Gi& gi) {
 }
 
 // The placement a GPU instance id stands for where the driver numbers them by
-// place (id 0 the whole GPU, 1-2 the halves, 3-6 the quarters, 7-14 the slices:
-// public -lgi outputs of A100s), as the simulated NVML also places them.
-std::pair<int, int> placement_of_id(int id) {
-  if (id == 0) return {0, 8};
-  if (id >= 1 && id <= 2) return {(id - 1) * 4, 4};
-  if (id >= 3 && id <= 6) return {(id - 3) * 2, 2};
-  if (id >= 7 && id <= 14) return {id - 7, 1};
+// place (id 0 the whole GPU, 1-2 the halves, 3-6 the quarters, 7-14 the eighths:
+// public -lgi outputs of A100s; an A30's 4 slices the same way, its quarters single
+// slices), as the simulated NVML also places them.
+std::pair<int, int> placement_of_id(int id, int slices) {
+  if (id == 0) return {0, slices};
+  if (id >= 1 && id <= 2) return {(id - 1) * slices / 2, slices / 2};
+  if (id >= 3 && id <= 6) return {(id - 3) * slices / 4, slices / 4};
+  if (id >= 7 && id <= 14 && slices == 8) return {id - 7, 1};
   return {-1, 0};
 }
 
@@ -163,7 +166,7 @@ void place(std::vector<Gi>& gis) {
   std::vector<Gi*> rest;
   for (Gi* g : order) {
     unsigned& mask = mask_of(g->gpu);
-    auto [start, size] = placement_of_id(g->id);
+    auto [start, size] = placement_of_id(g->id, g->memory_slices);
     const auto& allowed = g->starts;
     if (size == g->size && std::find(allowed.begin(), allowed.end(), start) != allowed.end() &&
         (mask & bits(start, size)) == 0) {
@@ -347,7 +350,8 @@ ToolAnswer nvsmi_mig_lgip(const NvModel& m, const std::vector<int>& gpus) {
         taken |= bits;
         ++free;
       }
-      if (p.id == 20 && used != 0) free = 0;  // one +me per GPU, only on an empty one
+      // One +me per GPU, only on an empty one (ids 20, and 21 and 6 on the A30).
+      if (std::string_view(p.name).find("+me") != std::string_view::npos && used != 0) free = 0;
       if (!mig_enabled(g)) free = 0;
       rows += "|" + pad_left(std::to_string(g.index), 4) + "  " +
               pad_right("MIG " + std::string(p.name), w) + pad_left(std::to_string(p.id), 3) +

@@ -146,6 +146,21 @@ TEST(NvmlModel, MigPlacementsAndCapacity) {
   EXPECT_EQ(remaining_capacity(*one, {{4, 4}}, 0), 4u);
   EXPECT_EQ(remaining_capacity(*three, {{4, 4}}, 1), 1u);
   EXPECT_EQ(remaining_capacity(*gi_profile_by_id(*table, 0), {{2, 1}}, 0), 0u);
+  // An A30's 4 memory slices, numbered the same way (two public A30 -lgi: GPU
+  // instances 3 to 6 at 0:1 to 3:1; 3 at 0:1, 4 at 1:1, 2 at 2:2).
+  const MigTable* a30 = mig_table_for("NVIDIA A30", 24576ull << 20);
+  ASSERT_NE(a30, nullptr);
+  auto at30 = [&](unsigned profile_id, unsigned id) {
+    auto place = placement_of_instance(*a30, *gi_profile_by_id(*a30, profile_id), id);
+    return place ? std::to_string(place->start) + ":" + std::to_string(place->size) : "none";
+  };
+  EXPECT_EQ(at30(14, 3), "0:1");
+  EXPECT_EQ(at30(14, 4), "1:1");
+  EXPECT_EQ(at30(14, 6), "3:1");
+  EXPECT_EQ(at30(5, 2), "2:2");
+  EXPECT_EQ(at30(0, 0), "0:4");
+  EXPECT_EQ(at30(14, 7), "none");  // no eighths on 4 slices
+  EXPECT_EQ(remaining_capacity(*gi_profile_by_id(*a30, 14), {{2, 2}}, 0), 2u);
 }
 
 TEST(NvmlModel, H100MigDevicesAreGpuAndComputeInstances) {
