@@ -216,16 +216,20 @@ def _source(host: Union[None, PathLike, Detection]) -> Any:
 
 
 def detect(host: Optional[PathLike] = None, only: Union[None, str, Iterable[str]] = None,
-           timeout: Optional[float] = None, root: Optional[PathLike] = None) -> Detection:
+           timeout: Optional[float] = None, root: Optional[PathLike] = None, *,
+           root_tools: bool = False) -> Detection:
     """Detects this machine, or the host recorded in the snapshot file ``host``.
 
     ``only``: these backends ("cuda,cpu" or a list); ``timeout``: seconds each vendor
     tool may run (default 5); ``root``: read files under this folder as if it were /.
+    Under ``root`` the tree is the machine: a vendor tool runs only where the tree has
+    its program, unless ``root_tools=True`` (``--root-tools``) runs this machine's.
     Raises :class:`BadInput` for an unusable snapshot (the message names file:line:col)
     and :class:`UsageError` for an unknown backend. The probes run without the GIL.
     """
     return Detection(_call(_hwaccel.detect, None if host is None else _os.fspath(host),
-                           _names(only), timeout, None if root is None else _os.fspath(root)))
+                           _names(only), timeout, None if root is None else _os.fspath(root),
+                           root_tools=root_tools))
 
 
 def _request_text(request: Union[None, str, Sequence[str]]) -> str:
@@ -285,7 +289,7 @@ def plan(model: str, quant: Optional[str] = None, context: Optional[int] = None,
 
 def record(path: PathLike, redact: bool = True, *, force: bool = False,
            only: Union[None, str, Iterable[str]] = None, timeout: Optional[float] = None,
-           root: Optional[PathLike] = None) -> Detection:
+           root: Optional[PathLike] = None, root_tools: bool = False) -> Detection:
     """Detects this machine and records every answer into the snapshot file ``path``
     (as ``hwaccel detect --record``); UUIDs, serials, hostnames and MACs become stable
     pseudonyms unless ``redact=False``. An existing file is replaced only with
@@ -293,7 +297,7 @@ def record(path: PathLike, redact: bool = True, *, force: bool = False,
     """
     return Detection(_call(_hwaccel.detect, None, _names(only), timeout,
                            None if root is None else _os.fspath(root), _os.fspath(path),
-                           redact, force))
+                           redact, force, root_tools))
 
 
 def backends() -> List[str]:

@@ -38,14 +38,14 @@ PYBIND11_MODULE(_hwaccel, m) {
       "detect",
       [](std::optional<std::string> snapshot, std::vector<std::string> only,
          std::optional<double> timeout, std::optional<std::string> root,
-         std::optional<std::string> record, bool redact, bool force) {
-        hwaccel::python::Source source{snapshot, root, only, timeout};
+         std::optional<std::string> record, bool redact, bool force, bool root_tools) {
+        hwaccel::python::Source source{snapshot, root, only, timeout, root_tools};
         return std::make_shared<Detected>(
             hwaccel::python::detect_source(source, record, redact, force));
       },
       py::arg("snapshot"), py::arg("only"), py::arg("timeout"), py::arg("root"),
       py::arg("record") = py::none(), py::arg("redact") = true, py::arg("force") = false,
-      py::call_guard<py::gil_scoped_release>());
+      py::arg("root_tools") = false, py::call_guard<py::gil_scoped_release>());
 
   m.def(
       "select",

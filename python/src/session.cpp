@@ -53,6 +53,7 @@ Detected detect_source(const Source& source, const std::optional<std::string>& r
   check_only(source.only);
   if (source.snapshot && source.root) throw Failure(kUsage, "host and root exclude each other");
   if (source.snapshot && record_path) throw Failure(kUsage, "record a live host, not a snapshot");
+  if (source.root_tools && !source.root) throw Failure(kUsage, "root_tools needs root");
   Detected out;
   std::unique_ptr<Host> base;
   SnapshotHost* replay = nullptr;
@@ -66,6 +67,7 @@ Detected detect_source(const Source& source, const std::optional<std::string>& r
   } else {
     LiveHostOptions live;
     if (source.root) live.root = *source.root;
+    live.root_tools = source.root_tools;
     // As the CLI: 1 ms to a day; nan and infinities are the default.
     const double s = source.timeout_s.value_or(5.0);
     if (!(s > 0)) throw Failure(kUsage, "timeout: expected a positive number of seconds");

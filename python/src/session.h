@@ -25,6 +25,9 @@ struct Source {
   std::optional<std::string> root;
   std::vector<std::string> only;    // empty: every backend
   std::optional<double> timeout_s;  // per tool; default 5 s
+  // Under `root`, this machine's tools run on a tree that lacks them only with
+  // this (the CLI's --root-tools; src/host/root_tools.h).
+  bool root_tools = false;
 };
 
 struct Detected {
@@ -33,7 +36,7 @@ struct Detected {
   std::string source;                      // live, root(DIR), snapshot(FILE)
 };
 
-// `hwaccel detect` (with --host, --root, --only, --timeout; --record FILE when
+// `hwaccel detect` (with --host, --root, --root-tools, --only, --timeout; --record FILE when
 // record_path is set).
 // An existing record_path is replaced only with `force`.
 Detected detect_source(const Source& source, const std::optional<std::string>& record_path = {},

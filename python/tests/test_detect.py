@@ -138,3 +138,26 @@ def test_the_gil_is_released_while_a_probe_runs(tmp_path, monkeypatch):
     worker.join()
     reason = result["d"].backend("cuda").reason
     assert reason is None or reason.code != "timeout", reason
+
+
+def test_a_root_tree_runs_this_machines_tools_only_with_root_tools(tmp_path, monkeypatch):
+    # A gathered tree (only /proc) says nothing of nvidia-smi: this machine's
+    # stand-in, first on PATH, must not run unless root_tools=True asks for it.
+    bin_dir, mark, tree = tmp_path / "bin", tmp_path / "ran", tmp_path / "tree"
+    bin_dir.mkdir()
+    tool = bin_dir / "nvidia-smi"
+    tool.write_text(f"#!/bin/sh\necho nvidia-smi >> {mark}\nexit 1\n")
+    tool.chmod(0o755)
+    (tree / "proc").mkdir(parents=True)
+    (tree / "proc" / "meminfo").write_text("MemTotal:       16384000 kB\n")
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+
+    kept = hwaccel.detect(root=tree, only="cuda")
+    assert not mark.exists()
+    assert "the tree has no nvidia-smi" in kept.backend("cuda").reason.detail
+    assert "root_tools" not in kept.source and kept.source == f"root({tree})"
+
+    hwaccel.detect(root=tree, only="cuda", root_tools=True)
+    assert mark.read_text() == "nvidia-smi\n"
+    with pytest.raises(hwaccel.UsageError, match="root_tools needs root"):
+        hwaccel.detect(root_tools=True)
