@@ -1,0 +1,55 @@
+# Script (cmake -P) for cmake/GTestSuites.cmake: lists the tests of the test
+# program EXE and writes OUT, a ctest file with one test per plain suite,
+# PREFIX/<Suite>, and, for a parameterized or typed suite, one per 8 of its
+# cases, PREFIX/<Instance>/<Suite>#<N> (those run a case per fixture host or
+# real capture, up to seconds each: batches of 8 keep them spread over the
+# cores), each with the properties in PROPS_FILE.
+execute_process(COMMAND ${EXE} --gtest_list_tests OUTPUT_VARIABLE listing
+                RESULT_VARIABLE rc TIMEOUT 60)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${EXE} --gtest_list_tests failed (${rc})")
+endif()
+file(READ ${PROPS_FILE} props)
+set(batch_size 8)
+string(REPLACE "\n" ";" lines "${listing}")
+set(text "")
+set(count 0)
+set(suite "")
+set(batch "")
+set(batch_number 0)
+macro(add_one name filter)
+  string(APPEND text "add_test([==[${PREFIX}/${name}]==] [==[${EXE}]==] [==[--gtest_filter=${filter}]==])\n"
+         "set_tests_properties([==[${PREFIX}/${name}]==] PROPERTIES${props})\n")
+  math(EXPR count "${count} + 1")
+endmacro()
+macro(flush_batch)
+  if(batch)
+    math(EXPR batch_number "${batch_number} + 1")
+    string(REPLACE ";" ":" filter "${batch}")
+    add_one("${suite}#${batch_number}" "${filter}")
+    set(batch "")
+  endif()
+endmacro()
+foreach(line IN LISTS lines)
+  # A suite line starts in the first column and ends its name with '.' (a typed
+  # or parameterized suite adds "  # TypeParam = ..."); its cases are indented.
+  if(line MATCHES "^([A-Za-z0-9_/]+)\\.( .*)?$")
+    flush_batch()
+    set(suite ${CMAKE_MATCH_1})
+    set(batch_number 0)
+    if(NOT suite MATCHES "/")
+      add_one("${suite}" "${suite}.*")
+    endif()
+  elseif(suite MATCHES "/" AND line MATCHES "^  ([A-Za-z0-9_/]+)( .*)?$")
+    list(APPEND batch "${suite}.${CMAKE_MATCH_1}")
+    list(LENGTH batch n)
+    if(n EQUAL batch_size)
+      flush_batch()
+    endif()
+  endif()
+endforeach()
+flush_batch()
+if(count EQUAL 0)
+  message(FATAL_ERROR "${EXE} lists no test")
+endif()
+file(WRITE ${OUT} "${text}")
