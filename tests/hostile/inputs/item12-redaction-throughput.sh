@@ -9,8 +9,9 @@ line='    Serial Number                         : 1654922006536
     VBIOS Version                         : 96.00.74.00.0F
 '
 i=0
-# 2^11 copies of the 375-byte block, doubled up, printed 16 times: 12.3 MB.
+# 2^11 copies of the 375-byte block, doubled up, printed @REPEAT@ times: 16 is
+# 12.3 MB (the setup line divides it under the sanitizers).
 block="$line"
 while [ $i -lt 11 ]; do block="$block$block"; i=$((i+1)); done
 i=0
-while [ $i -lt 16 ]; do printf '%s' "$block"; i=$((i+1)); done
+while [ $i -lt @REPEAT@ ]; do printf '%s' "$block"; i=$((i+1)); done
