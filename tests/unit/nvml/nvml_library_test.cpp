@@ -435,7 +435,7 @@ TEST_F(NvmlLibrary, EveryOtherFunctionIsNotSupported) {
        {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetFanSpeed", "nvmlDeviceGetPowerManagementLimit",
         "nvmlDeviceGetMemoryBusWidth", "nvmlDeviceGetNumGpuCores"})
     EXPECT_EQ(call<DeviceUint>(name)(device(0), &value), NVML_ERROR_NOT_SUPPORTED) << name;
-  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlSystemGetHicVersion")(&value),
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlSystemGetNvlinkBwMode")(&value),
             NVML_ERROR_NOT_SUPPORTED);
 }
 
