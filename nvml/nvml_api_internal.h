@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "nvml/nvml_abi.h"
 #include "nvml/nvml_model.h"
@@ -37,6 +38,9 @@ struct BusParts {
 };
 bool parse_bus(const std::string& text, BusParts& parts);
 // nvmlPciInfo_t of a PCI function: bus ids in NVML's two spellings, device << 16 | vendor.
+// A UUID's text ("GPU-" or "MIG-" and 32 hex digits, dashes anywhere) -> its 16
+// bytes, NVML's binary UUID (nvml_fabric_api.cpp).
+bool uuid_bytes(std::string_view text, unsigned char (&out)[16]);
 nvmlReturn_t fill_pci_of(const std::string& bus_id, std::uint16_t vendor, std::uint16_t device,
                          std::uint32_t subsystem, nvmlPciInfo_t* pci);
 

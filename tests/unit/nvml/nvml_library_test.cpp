@@ -12,6 +12,7 @@
 #include <string>
 
 #include "nvml/nvml_abi.h"
+#include "nvml/nvml_abi_v13.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -434,7 +435,7 @@ TEST_F(NvmlLibrary, EveryOtherFunctionIsNotSupported) {
        {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetFanSpeed", "nvmlDeviceGetPowerManagementLimit",
         "nvmlDeviceGetMemoryBusWidth", "nvmlDeviceGetNumGpuCores"})
     EXPECT_EQ(call<DeviceUint>(name)(device(0), &value), NVML_ERROR_NOT_SUPPORTED) << name;
-  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlSystemGetHicVersion")(&value),
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*)>("nvmlSystemGetNvlinkBwMode")(&value),
             NVML_ERROR_NOT_SUPPORTED);
 }
 
@@ -502,6 +503,97 @@ TEST_F(NvmlLibrary, NoAddressingModeBeforeDriver580) {
   EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAddressingMode_t*)>(
                 "nvmlDeviceGetAddressingMode")(device(0), &mode),
             NVML_ERROR_NOT_SUPPORTED);
+}
+
+// System events (driver bind/unbind): none happens on a simulated host, so a wait
+// sleeps its timeout and times out, as a quiet real host's does.
+TEST_F(NvmlLibrary, SystemEventsNeverArriveAndWaitsEndInTheirTimeout) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  nvmlSystemEventSetCreateRequest_t create{nvmlSystemEventSetCreateRequest_v1, {nullptr}};
+  auto make =
+      call<nvmlReturn_t (*)(nvmlSystemEventSetCreateRequest_t*)>("nvmlSystemEventSetCreate");
+  ASSERT_EQ(make(&create), NVML_SUCCESS);
+  ASSERT_NE(create.set.handle, nullptr);
+  auto reg = call<nvmlReturn_t (*)(nvmlSystemRegisterEventRequest_t*)>("nvmlSystemRegisterEvents");
+  nvmlSystemRegisterEventRequest_t request{
+      nvmlSystemRegisterEventRequest_v1,
+      nvmlSystemEventTypeGpuDriverBind | nvmlSystemEventTypeGpuDriverUnbind, create.set};
+  EXPECT_EQ(reg(&request), NVML_SUCCESS);
+  request.eventTypes = 0x4;  // no such system event
+  EXPECT_EQ(reg(&request), NVML_ERROR_NOT_SUPPORTED);
+  nvmlSystemEventData_t data[2] = {};
+  nvmlSystemEventSetWaitRequest_t wait{nvmlSystemEventSetWaitRequest_v1, 5, create.set, data, 2, 7};
+  auto wait_for =
+      call<nvmlReturn_t (*)(nvmlSystemEventSetWaitRequest_t*)>("nvmlSystemEventSetWait");
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(wait_for(&wait), NVML_ERROR_TIMEOUT);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, std::chrono::milliseconds(5));
+  EXPECT_LT(waited, std::chrono::seconds(2));
+  EXPECT_EQ(wait.numEvent, 0u);
+  wait.version = 1;
+  EXPECT_EQ(wait_for(&wait), NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  auto free_set =
+      call<nvmlReturn_t (*)(nvmlSystemEventSetFreeRequest_t*)>("nvmlSystemEventSetFree");
+  nvmlSystemEventSetFreeRequest_t release{nvmlSystemEventSetFreeRequest_v1, create.set};
+  EXPECT_EQ(free_set(&release), NVML_SUCCESS);
+  EXPECT_EQ(free_set(&release), NVML_ERROR_INVALID_ARGUMENT);
+  wait.version = nvmlSystemEventSetWaitRequest_v1;
+  EXPECT_EQ(wait_for(&wait), NVML_ERROR_INVALID_ARGUMENT);  // a freed set
+}
+
+// The versioned UUID lookup takes the UUID as text or as its 16 bytes; no HIC on a
+// host without S-class units; GPM: an Ampere GPU answers "not supported".
+TEST_F(NvmlLibrary, UuidLookupHicAndGpmSupport) {
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  char text[96] = {};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>("nvmlDeviceGetUUID")(
+                device(3), text, sizeof text),
+            NVML_SUCCESS);
+  auto by_uuid =
+      call<nvmlReturn_t (*)(const nvmlUUID_t*, nvmlDevice_t*)>("nvmlDeviceGetHandleByUUIDV");
+  nvmlUUID_t uuid{};
+  uuid.version = nvmlUUID_v1;
+  uuid.type = NVML_UUID_TYPE_ASCII;
+  std::strncpy(uuid.value.str, text, sizeof uuid.value.str - 1);
+  nvmlDevice_t found = nullptr;
+  ASSERT_EQ(by_uuid(&uuid, &found), NVML_SUCCESS);
+  EXPECT_EQ(found, device(3));
+  // "GPU-" and 32 hex digits: the bytes in order.
+  std::string hex;
+  for (const char* c = text + 4; *c; ++c)
+    if (*c != '-') hex += *c;
+  ASSERT_EQ(hex.size(), 32u);
+  nvmlUUID_t binary{};
+  binary.version = nvmlUUID_v1;
+  binary.type = NVML_UUID_TYPE_BINARY;
+  for (unsigned i = 0; i < 16; ++i)
+    binary.value.bytes[i] =
+        static_cast<unsigned char>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  found = nullptr;
+  ASSERT_EQ(by_uuid(&binary, &found), NVML_SUCCESS);
+  EXPECT_EQ(found, device(3));
+  binary.value.bytes[15] ^= 1;
+  EXPECT_EQ(by_uuid(&binary, &found), NVML_ERROR_NOT_FOUND);
+  binary.type = NVML_UUID_TYPE_NONE;
+  EXPECT_EQ(by_uuid(&binary, &found), NVML_ERROR_INVALID_ARGUMENT);
+  uuid.version = 1;
+  EXPECT_EQ(by_uuid(&uuid, &found), NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  unsigned hics = 4;
+  EXPECT_EQ(call<nvmlReturn_t (*)(unsigned*, nvmlHwbcEntry_t*)>("nvmlSystemGetHicVersion")(&hics,
+                                                                                           nullptr),
+            NVML_SUCCESS);
+  EXPECT_EQ(hics, 0u);
+  auto gpm = call<nvmlReturn_t (*)(nvmlDevice_t, nvmlGpmSupport_t*)>("nvmlGpmQueryDeviceSupport");
+  nvmlGpmSupport_t support{NVML_GPM_SUPPORT_VERSION, 7};
+  // Hopper supports GPM, but its samples are not in a snapshot: no promise of them.
+  EXPECT_EQ(gpm(device(0), &support), NVML_ERROR_NOT_SUPPORTED);
+  call<nvmlReturn_t (*)()>("nvmlShutdown")();
+  ASSERT_EQ(init_on("dgx-a100"), NVML_SUCCESS);
+  ASSERT_EQ(gpm(device(0), &support), NVML_SUCCESS);
+  EXPECT_EQ(support.isSupportedDevice, 0u);
+  support.version = 2;
+  EXPECT_EQ(gpm(device(0), &support), NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 }
 
 }  // namespace

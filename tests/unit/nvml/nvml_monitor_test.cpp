@@ -12,6 +12,7 @@
 
 #include "nvml/nvml_abi.h"
 #include "nvml/nvml_abi_monitor.h"
+#include "nvml/nvml_abi_v13.h"
 #include "tests/support/test_support.h"
 #include "tests/unit/nvml/recorded_h200.h"
 
@@ -430,6 +431,147 @@ TEST_F(NvmlMonitor, NoUnitsNoExcludedGpusAndMigDevicesHaveNoSensors) {
   EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceAttributes_t*)>(
                 "nvmlDeviceGetAttributes_v2")(device(0), &a),
             NVML_ERROR_NOT_SUPPORTED);
+}
+
+// The versioned health getters on h200-load (a real H200 under load, driver 590):
+// T.Limit 35 C, 52 C, its PDI, no repair pending, no SRAM error, EGM disabled;
+// what Hopper prints as N/A (L1/L2 ECC, DRAM encryption) is NOT_SUPPORTED.
+TEST_F(NvmlMonitor, HealthStructsAreTheRecordedOnes) {
+  ASSERT_EQ(init_on("h200-load"), NVML_SUCCESS);
+  nvmlDevice_t d = device(0);
+  nvmlMarginTemperature_t margin{nvmlMarginTemperature_v1, -99};
+  auto get_margin = call<nvmlReturn_t (*)(nvmlDevice_t, nvmlMarginTemperature_t*)>(
+      "nvmlDeviceGetMarginTemperature");
+  ASSERT_EQ(get_margin(d, &margin), NVML_SUCCESS);
+  EXPECT_EQ(margin.marginTemperature, 35);
+  margin.version = 1;
+  EXPECT_EQ(get_margin(d, &margin), NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  auto get_temp =
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlTemperature_t*)>("nvmlDeviceGetTemperatureV");
+  nvmlTemperature_t temp{nvmlTemperature_v1, NVML_TEMPERATURE_GPU, 0};
+  ASSERT_EQ(get_temp(d, &temp), NVML_SUCCESS);
+  EXPECT_EQ(temp.temperature, 52);
+  temp.sensorType = 1;
+  EXPECT_EQ(get_temp(d, &temp), NVML_ERROR_INVALID_ARGUMENT);
+  nvmlPdi_t pdi{nvmlPdi_v1, 0};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlPdi_t*)>("nvmlDeviceGetPdi")(d, &pdi),
+            NVML_SUCCESS);
+  EXPECT_EQ(pdi.value, 0x737bb8d09327f7d9ull);
+  nvmlRepairStatus_t repair{nvmlRepairStatus_v1, 7, 7};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlRepairStatus_t*)>("nvmlDeviceGetRepairStatus")(
+                d, &repair),
+            NVML_SUCCESS);
+  EXPECT_EQ(repair.bChannelRepairPending, 0u);
+  EXPECT_EQ(repair.bTpcRepairPending, 0u);
+  nvmlUnrepairableMemoryStatus_v1_t unrepairable{7};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlUnrepairableMemoryStatus_v1_t*)>(
+                "nvmlDeviceGetUnrepairableMemoryFlag_v1")(d, &unrepairable),
+            NVML_SUCCESS);
+  EXPECT_EQ(unrepairable.bUnrepairableMemory, 0u);
+  nvmlEccSramErrorStatus_t sram;
+  std::memset(&sram, 0x7f, sizeof sram);
+  sram.version = nvmlEccSramErrorStatus_v1;
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlEccSramErrorStatus_t*)>(
+                "nvmlDeviceGetSramEccErrorStatus")(d, &sram),
+            NVML_SUCCESS);
+  EXPECT_EQ(sram.aggregateUncParity + sram.aggregateUncSecDed + sram.aggregateCor +
+                sram.volatileUncParity + sram.volatileUncSecDed + sram.volatileCor +
+                sram.aggregateUncBucketL2 + sram.aggregateUncBucketSm +
+                sram.aggregateUncBucketPcie + sram.aggregateUncBucketMcu +
+                sram.aggregateUncBucketOther,
+            0u);
+  EXPECT_EQ(sram.bThresholdExceeded, 0u);
+  // No unique SRAM error recorded: the size query answers an empty list.
+  nvmlEccSramUniqueUncorrectedErrorCounts_t unique{nvmlEccSramUniqueUncorrectedErrorCounts_v1, 5,
+                                                   nullptr};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlEccSramUniqueUncorrectedErrorCounts_t*)>(
+                "nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts")(d, &unique),
+            NVML_SUCCESS);
+  EXPECT_EQ(unique.entryCount, 0u);
+  nvmlEccErrorCounts_t detailed{};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, int, int, nvmlEccErrorCounts_t*)>(
+                "nvmlDeviceGetDetailedEccErrors")(d, 1, 1, &detailed),
+            NVML_ERROR_NOT_SUPPORTED);  // l1_cache: [N/A]
+  nvmlDramEncryptionInfo_t current{nvmlDramEncryptionInfo_v1, 0}, pending = current;
+  EXPECT_EQ(
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDramEncryptionInfo_t*, nvmlDramEncryptionInfo_t*)>(
+          "nvmlDeviceGetDramEncryptionMode")(d, &current, &pending),
+      NVML_ERROR_NOT_SUPPORTED);
+  nvmlDeviceCapabilities_t caps{nvmlDeviceCapabilities_v1, 0xff};
+  ASSERT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceCapabilities_t*)>(
+                "nvmlDeviceGetCapabilities")(d, &caps),
+            NVML_SUCCESS);
+  EXPECT_EQ(caps.capMask, 0u);  // EGM: disabled
+  // Nothing recorded on dgx-h100: no made-up figure.
+  call<nvmlReturn_t (*)()>("nvmlShutdown")();
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  margin.version = nvmlMarginTemperature_v1;
+  EXPECT_EQ(get_margin(device(0), &margin), NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlDeviceCapabilities_t*)>(
+                "nvmlDeviceGetCapabilities")(device(0), &caps),
+            NVML_ERROR_NOT_SUPPORTED);
+}
+
+// The fabric probe as the recording printed it (Completed, Success, clique 0, a
+// zero cluster UUID, health N/A), in v3's and v2's layouts; the GPU's hostname and
+// vGPU capabilities where recorded ([N/A] on this H200: NOT_SUPPORTED).
+TEST_F(NvmlMonitor, FabricInfoAndHostnameAreTheRecordedOnes) {
+  ASSERT_EQ(init_on("h200-load"), NVML_SUCCESS);
+  auto get =
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlGpuFabricInfo_v3_t*)>("nvmlDeviceGetGpuFabricInfoV");
+  nvmlGpuFabricInfo_v3_t v3;
+  std::memset(&v3, 0x7f, sizeof v3);
+  v3.version = nvmlGpuFabricInfo_v3;
+  ASSERT_EQ(get(device(0), &v3), NVML_SUCCESS);
+  EXPECT_EQ(v3.state, NVML_GPU_FABRIC_STATE_COMPLETED);
+  EXPECT_EQ(v3.status, NVML_SUCCESS);
+  EXPECT_EQ(v3.cliqueId, 0u);
+  EXPECT_EQ(v3.clusterUuid[0] | v3.clusterUuid[15], 0);
+  EXPECT_EQ(v3.healthMask, 0u);     // every health field NOT_SUPPORTED
+  EXPECT_EQ(v3.healthSummary, 0u);  // NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED
+  nvmlGpuFabricInfo_v3_t v2;        // a v2 caller's struct, in a buffer one field longer
+  std::memset(&v2, 0x7f, sizeof v2);
+  v2.version = nvmlGpuFabricInfo_v2;
+  ASSERT_EQ(get(device(0), &v2), NVML_SUCCESS);
+  EXPECT_EQ(v2.state, NVML_GPU_FABRIC_STATE_COMPLETED);
+  EXPECT_EQ(v2.healthSummary, 0x7f);  // past v2's end: untouched
+  v2.version = 2;
+  EXPECT_EQ(get(device(0), &v2), NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  nvmlHostname_v1_t host{};
+  auto hostname =
+      call<nvmlReturn_t (*)(nvmlDevice_t, nvmlHostname_v1_t*)>("nvmlDeviceGetHostname_v1");
+  EXPECT_EQ(hostname(device(0), &host), NVML_ERROR_NOT_SUPPORTED);
+  nvmlVgpuHeterogeneousMode_t mode{nvmlVgpuHeterogeneousMode_v1, 9};
+  EXPECT_EQ(call<nvmlReturn_t (*)(nvmlDevice_t, nvmlVgpuHeterogeneousMode_t*)>(
+                "nvmlDeviceGetVgpuHeterogeneousMode")(device(0), &mode),
+            NVML_ERROR_NOT_SUPPORTED);  // -q: N/A
+  unsigned result = 9;
+  auto vgpu_cap =
+      call<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>("nvmlDeviceGetVgpuCapabilities");
+  EXPECT_EQ(vgpu_cap(device(0), 0, &result), NVML_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(vgpu_cap(device(0), 12, &result), NVML_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(call<nvmlReturn_t (*)(int, unsigned*)>("nvmlGetVgpuDriverCapabilities")(0, &result),
+            NVML_ERROR_NOT_SUPPORTED);
+  call<nvmlReturn_t (*)()>("nvmlShutdown")();
+  // A fabric never recorded (dgx-h100's snapshot has no -q fabric lines).
+  ASSERT_EQ(init_on("dgx-h100"), NVML_SUCCESS);
+  EXPECT_EQ(get(device(0), &v3), NVML_ERROR_NOT_SUPPORTED);
+  call<nvmlReturn_t (*)()>("nvmlShutdown")();
+  // The same H200 with a hostname in its query row (the row's last cell).
+  auto s = hwaccel::testing::recorded_h200();
+  ASSERT_TRUE(s);
+  for (auto& [argv, tool] : s->tools)
+    if (argv.size() > 1 && argv[1].rfind("--query-gpu=timestamp", 0) == 0) {
+      auto& out = tool.run.out;
+      const auto at = out.rfind(", [N/A]\n");
+      ASSERT_NE(at, std::string::npos);
+      out.replace(at, 8, ", gpu-node-7\n");
+    }
+  const std::string path = HWACCEL_BIN_DIR "/recorded-h200-hostname.yaml";
+  std::ofstream(path) << hwaccel::write_snapshot(*s);
+  ASSERT_EQ(init_on_file(path), NVML_SUCCESS);
+  ASSERT_EQ(hostname(device(0), &host), NVML_SUCCESS);
+  EXPECT_STREQ(host.value, "gpu-node-7");
 }
 
 }  // namespace

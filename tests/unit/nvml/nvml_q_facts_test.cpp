@@ -34,6 +34,26 @@ TEST(NvmlQFacts, ReadsARealH200) {
   EXPECT_EQ(q.utilization_gpu, 0u);
 }
 
+// The lines behind the health, fabric and capability calls (nvml_health_api.cpp,
+// nvml_fabric_api.cpp), read under the --query-gpu names of the same values.
+TEST(NvmlQFacts, ReadsHealthFabricAndCapabilityLines) {
+  QReport r = parse_q_facts(q_section("nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt"));
+  const Cells& c = r.by_bus["0000:83:00.0"].cells;
+  EXPECT_EQ(c.at("q.pdi"), "0x737bb8d09327f7d9");
+  EXPECT_EQ(c.at("temperature.gpu.tlimit"), "59");
+  EXPECT_EQ(c.at("ecc.errors.uncorrected.aggregate.sram.parity"), "0");
+  EXPECT_EQ(c.at("ecc.errors.uncorrected.volatile.sram.secded"), "0");
+  EXPECT_EQ(c.at("ecc.errors.uncorrected.aggregate.sram.thresholdExceeded"), "No");
+  EXPECT_EQ(c.at("ecc.errors.uncorrected.aggregate.sram.mcu"), "0");  // "SRAM Microcontroller"
+  EXPECT_EQ(c.at("q.unrepairable_memory"), "No");
+  EXPECT_EQ(c.at("fabric.state"), "Completed");
+  EXPECT_EQ(c.at("fabric.status"), "Success");
+  EXPECT_EQ(c.at("fabric.clusterUuid"), "00000000-0000-0000-0000-000000000000");
+  EXPECT_EQ(c.at("fabric.health.route_unhealthy"), "N/A");
+  EXPECT_EQ(c.at("q.vgpu_heterogeneous_mode"), "N/A");
+  EXPECT_EQ(c.at("q.egm"), "disabled");
+}
+
 TEST(NvmlQFacts, ValuesItCannotReadAreLeftOut) {
   QReport r = parse_q_facts(
       "GPU 00000000:01:00.0\n"
