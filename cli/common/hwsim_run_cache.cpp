@@ -5,6 +5,7 @@
 #include "sim/emulate/emulator_plan.h"
 #include "sim/materialize.h"
 #include "src/host/sha256.h"
+#include "src/host/tree_cache_budget.h"
 
 namespace hwaccel::cli {
 
@@ -55,7 +56,10 @@ RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
   if (!plan.error.empty()) return out;  // the caller says it
   if (emulator) sim::plan_emulator(plan, "(bound by the run)", false);
   EntryInUse in_use;
-  if (auto why = store_cached_tree(cache, key, plan, 8, &in_use); !why.empty()) {
+  std::string budget_warning;
+  const std::uint64_t budget = tree_cache_budget(cache.path, budget_warning);
+  if (!budget_warning.empty()) std::cerr << "hwsim run: warning: " << budget_warning << "\n";
+  if (auto why = store_cached_tree(cache, key, plan, budget, &in_use); !why.empty()) {
     // Another run of the same tree published it first: that one is used.
     if (CachedTree other = find_cached_tree(cache, key); other.hit)
       return {root, std::move(other.warnings), std::move(other.notes), true, other.in_use};

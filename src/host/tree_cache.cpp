@@ -15,6 +15,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "src/host/tree_cache_budget.h"
 #include "src/host/tree_fd.h"
 
 namespace hwaccel {
@@ -191,8 +192,29 @@ std::string write_seal(int dir, const std::string& key, const std::string& body)
   return "";
 }
 
-// The least recently used entries beyond `keep` go (by their seals' times).
-void evict(int dir, const std::string& dir_path, int keep) {
+// The bytes an entry's seal says its tree takes ("bytes N", the third line);
+// false for a seal without one (another version's) or one that cannot be read.
+bool sealed_bytes(int dir, const std::string& seal_name, std::uint64_t& bytes) {
+  Fd seal(::openat(dir, seal_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!seal.ok()) return false;
+  char head[512];
+  ssize_t n = ::read(seal.get(), head, sizeof head - 1);
+  if (n <= 0) return false;
+  head[n] = '\0';
+  const char* at = std::strstr(head, "\nbytes ");
+  if (!at) return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(at + 7, &end, 10);
+  if (errno != 0 || end == at + 7 || *end != '\n') return false;
+  bytes = v;
+  return true;
+}
+
+// The least recently used entries (by their seals' times) go while the others
+// take more than `budget` bytes; the newest is always kept, however large, and
+// an entry whose size its seal does not say (another version's) goes first.
+void evict(int dir, const std::string& dir_path, std::uint64_t budget) {
   DIR* listing = ::fdopendir(::fcntl(dir, F_DUPFD_CLOEXEC, 0));
   if (!listing) return;
   std::vector<std::pair<long long, std::string>> seals;
@@ -206,13 +228,22 @@ void evict(int dir, const std::string& dir_path, int keep) {
                          name.substr(0, name.size() - 5));
   }
   ::closedir(listing);
-  if (static_cast<int>(seals.size()) <= keep) return;
-  std::sort(seals.begin(), seals.end());
-  for (std::size_t i = 0; i + keep < seals.size(); ++i) {
+  std::sort(seals.rbegin(), seals.rend());  // newest first
+  std::uint64_t kept = 0;
+  for (std::size_t i = 0; i < seals.size(); ++i) {
     const std::string seal_name = seals[i].second + ".seal";
+    std::uint64_t bytes = 0;
+    const bool known = sealed_bytes(dir, seal_name, bytes);
+    if (i == 0 || (known && kept + bytes <= budget)) {
+      kept += bytes;
+      continue;
+    }
     Fd seal(::openat(dir, seal_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-    // A run holds it (or another eviction has it): left alone.
-    if (!seal.ok() || ::flock(seal.get(), LOCK_EX | LOCK_NB) != 0) continue;
+    // A run holds it (or another eviction has it): left alone, and counted.
+    if (!seal.ok() || ::flock(seal.get(), LOCK_EX | LOCK_NB) != 0) {
+      kept += bytes;
+      continue;
+    }
     ::unlinkat(dir, seal_name.c_str(), 0);
     const std::string doomed = unique_name(".old-");
     const bool moved = ::renameat(dir, seals[i].second.c_str(), dir, doomed.c_str()) == 0;
@@ -341,7 +372,7 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
     // A run storing this key publishes its entry and then writes the seal: an
     // entry changed in the last minute is that run's, not garbage to discard
     // (discarding it removed the tree under the run that was about to use it).
-    timespec now {};
+    timespec now{};
     ::clock_gettime(CLOCK_REALTIME, &now);
     if (now.tv_sec - st.st_ctim.tv_sec < 60) return out;  // a plain miss
     return refuse("an entry without a seal (not written by hwsim, or unfinished)");
@@ -381,7 +412,7 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
 }
 
 std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
-                              const TreePlan& plan, int keep, EntryInUse* in_use) {
+                              const TreePlan& plan, std::uint64_t budget, EntryInUse* in_use) {
   Fd dir = open_dir(cache.path);
   if (!dir.ok()) return err("open " + cache.path);
   if (auto why = why_not_private(dir.get(), cache.path); !why.empty()) return why;
@@ -402,7 +433,8 @@ std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
   }
   Fd entry(::openat(dir.get(), key.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   std::string why;
-  std::string body = std::string(kSealHead) + "\nkey " + key + "\n";
+  std::string body = std::string(kSealHead) + "\nkey " + key + "\nbytes " +
+                     std::to_string(tree_footprint(plan)) + "\n";
   if (entry.ok()) body += top_stamps(entry.get(), why);
   for (const auto& w : plan.warnings) body += "warning " + escape(w) + "\n";
   for (const auto& n : plan.notes) body += "note " + escape(n) + "\n";
@@ -415,7 +447,7 @@ std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
     if (!seal.ok() || !hold_shared(seal)) return err("hold the new entry " + key);
     *in_use = keep_held(std::move(seal));
   }
-  evict(dir.get(), cache.path, keep);
+  evict(dir.get(), cache.path, budget);
   return "";
 }
 

@@ -21,6 +21,7 @@
 // cache saves (tens of ms for 14,000 stats).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,11 +65,14 @@ struct CachedTree {
 CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key);
 
 // Writes `plan` (made with root = cached_tree_path) into a private staging folder,
-// publishes it as the entry with one rename and seals it; holds it (`in_use`, when
-// given); then keeps at most `keep` entries besides those held by a run (the least
-// recently used go). "" or what failed (nothing is then left as an entry).
+// publishes it as the entry with one rename and seals it (with its footprint,
+// tree_cache_budget.h); holds it (`in_use`, when given); then the least recently
+// used entries go until the rest take at most `budget` bytes (the new one and
+// those held by a run always stay). "" or what failed (nothing is then left as
+// an entry).
 std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
-                              const TreePlan& plan, int keep = 8, EntryInUse* in_use = nullptr);
+                              const TreePlan& plan, std::uint64_t budget,
+                              EntryInUse* in_use = nullptr);
 
 // The GNU build id of this program (hex), "" when it was linked without one.
 std::string program_build_id();

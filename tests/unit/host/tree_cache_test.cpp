@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "src/host/sha256.h"
+#include "src/host/tree_cache_budget.h"
 
 namespace hwaccel {
 namespace {
@@ -42,6 +44,10 @@ std::string listing(const std::string& root) {
   for (auto& l : lines) out << l << "\n";
   return out.str();
 }
+
+// plan() below: two files of a page each (4 KiB rounded up) and an empty one.
+constexpr std::uint64_t kPlanBytes = 2 * 4096;
+constexpr std::uint64_t kRoomy = std::uint64_t{1} << 30;
 
 class TreeCache : public ::testing::Test {
  protected:
@@ -87,7 +93,7 @@ TEST(Sha256, KnownDigests) {
 
 TEST_F(TreeCache, AHitIsTheTreeAFreshWriteGives) {
   EXPECT_FALSE(find_cached_tree(cache_, key_).hit);
-  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy), "");
   CachedTree found = find_cached_tree(cache_, key_);
   ASSERT_TRUE(found.hit) << found.refused;
   EXPECT_EQ(found.warnings, std::vector<std::string>{"env LD_PRELOAD: left out"});
@@ -97,7 +103,7 @@ TEST_F(TreeCache, AHitIsTheTreeAFreshWriteGives) {
 }
 
 TEST_F(TreeCache, AnotherSnapshotMisses) {
-  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy), "");
   CachedTree other = find_cached_tree(cache_, sha256_hex("snapshot two"));
   EXPECT_FALSE(other.hit);
   EXPECT_EQ(other.refused, "");
@@ -116,11 +122,11 @@ TEST_F(TreeCache, AnUnsealedEntryIsNeverUsedNorTakenFromAStoringRun) {
   EXPECT_FALSE(found.hit);
   EXPECT_EQ(found.refused, "");
   EXPECT_TRUE(fs::exists(entry + "/sys/online")) << "a storing run's tree is left to it";
-  EXPECT_NE(store_cached_tree(cache_, key_, plan()), "") << "published by the other run";
+  EXPECT_NE(store_cached_tree(cache_, key_, plan(), kRoomy), "") << "published by the other run";
   EXPECT_FALSE(find_cached_tree(cache_, key_).hit);
   // A seal copied from another entry does not make it trusted either.
   fs::remove_all(entry);
-  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy), "");
   fs::rename(entry, base_ + "/moved");
   fs::create_directories(entry + "/sys");
   fs::permissions(entry, fs::perms::owner_all, fs::perm_options::replace);
@@ -128,7 +134,7 @@ TEST_F(TreeCache, AnUnsealedEntryIsNeverUsedNorTakenFromAStoringRun) {
 }
 
 TEST_F(TreeCache, APlantedLinkIsRefusedNeverFollowed) {
-  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy), "");
   const std::string entry = cached_tree_path(cache_, key_);
   fs::rename(entry, base_ + "/gone");
   fs::create_directory_symlink(canary_, entry);
@@ -140,21 +146,21 @@ TEST_F(TreeCache, APlantedLinkIsRefusedNeverFollowed) {
 }
 
 TEST_F(TreeCache, AChangedEntryIsRefused) {
-  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy), "");
   const std::string entry = cached_tree_path(cache_, key_);
   std::ofstream(entry + "/sys/extra") << "planted\n";  // a file added at the top of a folder
   CachedTree found = find_cached_tree(cache_, key_);
   EXPECT_FALSE(found.hit);
   EXPECT_NE(found.refused.find("sys changed"), std::string::npos) << found.refused;
   // Written anew, it is trusted again.
-  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy), "");
   EXPECT_TRUE(find_cached_tree(cache_, key_).hit);
   // A seal that names another key.
   std::ofstream(cache_.path + "/" + key_ + ".seal", std::ios::trunc)
       << "hwsim-tree-cache 1\nkey 00\n";
   EXPECT_FALSE(find_cached_tree(cache_, key_).hit);
   // The entry opened to others.
-  ASSERT_EQ(store_cached_tree(cache_, key_, plan()), "");
+  ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy), "");
   fs::permissions(entry, fs::perms::others_all, fs::perm_options::add);
   EXPECT_NE(find_cached_tree(cache_, key_).refused.find("group or others"), std::string::npos);
 }
@@ -181,9 +187,92 @@ TEST_F(TreeCache, ACacheFolderThatIsALinkOrNotOursIsRefused) {
   EXPECT_NE(open_tree_cache(foreign).why_not.find("owned by uid 65534"), std::string::npos);
 }
 
+TEST(TreeCacheBudget, FootprintIsWholePagesOfFiles) {
+  TreePlan plan{{{PlannedEntry::Kind::dir, "/sys", "", "", 0755},
+                 {PlannedEntry::Kind::file, "/a", std::string(4096, 'x'), "", 0644},
+                 {PlannedEntry::Kind::file, "/b", std::string(4097, 'x'), "", 0644},
+                 {PlannedEntry::Kind::file, "/empty", "", "", 0644},
+                 {PlannedEntry::Kind::link, "/l", "", "a", 0777}},
+                {},
+                {},
+                ""};
+  EXPECT_EQ(tree_footprint(plan), 3 * 4096u);
+}
+
+TEST(TreeCacheBudget, SizesReadAsAUserWritesThem) {
+  std::uint64_t b = 0;
+  EXPECT_TRUE(parse_size("4096", b) && b == 4096);
+  EXPECT_TRUE(parse_size("512M", b) && b == 512ull << 20);
+  EXPECT_TRUE(parse_size("2g", b) && b == 2ull << 30);
+  EXPECT_TRUE(parse_size("1GB", b) && b == 1ull << 30);
+  EXPECT_TRUE(parse_size("0", b) && b == 0);
+  for (const char* bad :
+       {"", "G", "-1", "1.5G", "8E", "1 G", "12x", "99999999999999999999", "9000000000T"})
+    EXPECT_FALSE(parse_size(bad, b)) << bad;
+}
+
+TEST(TreeCacheBudget, TheUsersSettingElseAGibibyteAtMostHalfTheSpaceLeft) {
+  const char* saved = std::getenv("HWSIM_TREE_CACHE_SIZE");
+  const std::string restore = saved ? saved : "";
+  std::string warning;
+  ::setenv("HWSIM_TREE_CACHE_SIZE", "64M", 1);
+  EXPECT_EQ(tree_cache_budget("/tmp", warning), 64ull << 20);
+  EXPECT_EQ(warning, "");
+  ::setenv("HWSIM_TREE_CACHE_SIZE", "lots", 1);
+  const std::uint64_t fallback = tree_cache_budget("/tmp", warning);
+  EXPECT_NE(warning.find("HWSIM_TREE_CACHE_SIZE=lots is not a size"), std::string::npos) << warning;
+  ::unsetenv("HWSIM_TREE_CACHE_SIZE");
+  warning.clear();
+  const std::uint64_t budget = tree_cache_budget("/tmp", warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(budget, fallback);
+  EXPECT_GT(budget, 0u);
+  EXPECT_LE(budget, 1ull << 30);
+  if (saved) ::setenv("HWSIM_TREE_CACHE_SIZE", restore.c_str(), 1);
+}
+
+TEST_F(TreeCache, AppliesTheBudgetInBytesNotTrees) {
+  // Ten small trees fit a budget of ten (a count of 8 dropped two of them).
+  for (int i = 0; i < 10; ++i)
+    ASSERT_EQ(
+        store_cached_tree(cache_, sha256_hex("s" + std::to_string(i)), plan(), 10 * kPlanBytes),
+        "");
+  for (int i = 0; i < 10; ++i)
+    EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("s" + std::to_string(i))).hit) << i;
+  // A tree of three small ones' size, under a budget of four: it and the newest
+  // small one stay, the older ones go.
+  TreePlan large = plan();
+  large.entries.push_back(
+      {PlannedEntry::Kind::file, "/large", std::string(4 * 4096, 'x'), "", 0644});
+  ASSERT_EQ(tree_footprint(large), 3 * kPlanBytes);
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("large"), large, 4 * kPlanBytes), "");
+  EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("large")).hit);
+  EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("s9")).hit);
+  for (int i = 0; i < 9; ++i)
+    EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("s" + std::to_string(i))).hit) << i;
+}
+
+// An entry whose seal does not say its size (written by another version of
+// hwsim, whose runs never look it up) goes before any entry that does.
+TEST_F(TreeCache, AnEntryOfUnknownSizeGoesFirst) {
+  const std::string old_key = sha256_hex("old");
+  ASSERT_EQ(store_cached_tree(cache_, old_key, plan(), kRoomy), "");
+  const std::string seal = cache_.path + "/" + old_key + ".seal";
+  std::ifstream in(seal);
+  std::string text, line;
+  while (std::getline(in, line))
+    if (line.rfind("bytes ", 0) != 0) text += line + "\n";
+  in.close();
+  std::ofstream(seal, std::ios::trunc) << text;
+  ASSERT_TRUE(find_cached_tree(cache_, old_key).hit) << "still a valid entry";
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("new"), plan(), kRoomy), "");
+  EXPECT_FALSE(fs::exists(cached_tree_path(cache_, old_key)));
+  EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("new")).hit);
+}
+
 TEST_F(TreeCache, KeepsOnlyTheNewestEntries) {
   for (int i = 0; i < 4; ++i)
-    ASSERT_EQ(store_cached_tree(cache_, sha256_hex(std::to_string(i)), plan(), 2), "");
+    ASSERT_EQ(store_cached_tree(cache_, sha256_hex(std::to_string(i)), plan(), 2 * kPlanBytes), "");
   EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("0")).hit);
   EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("1")).hit);
   EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("3")).hit);
@@ -193,21 +282,21 @@ TEST_F(TreeCache, KeepsOnlyTheNewestEntries) {
 // is using must not be evicted under its command, whose files would vanish.
 TEST_F(TreeCache, AnEntryInUseIsNeverEvicted) {
   EntryInUse first_run;
-  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("0"), plan(), 1, &first_run), "");
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("0"), plan(), kPlanBytes, &first_run), "");
   ASSERT_TRUE(first_run);
   CachedTree second_run = find_cached_tree(cache_, sha256_hex("0"));
   ASSERT_TRUE(second_run.hit && second_run.in_use);
   for (int i = 1; i < 4; ++i)
-    ASSERT_EQ(store_cached_tree(cache_, sha256_hex(std::to_string(i)), plan(), 1), "");
+    ASSERT_EQ(store_cached_tree(cache_, sha256_hex(std::to_string(i)), plan(), kPlanBytes), "");
   const std::string held = cached_tree_path(cache_, sha256_hex("0"));
   EXPECT_TRUE(fs::exists(held + "/sys/devices/system/cpu/online"));
   // Held twice: released once, still held.
   first_run.reset();
-  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("4"), plan(), 1), "");
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("4"), plan(), kPlanBytes), "");
   EXPECT_TRUE(fs::exists(held + "/sys/devices/system/cpu/online"));
   // Released by both: the next store evicts it, as the least recently used.
   second_run = {};
-  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("5"), plan(), 1), "");
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("5"), plan(), kPlanBytes), "");
   EXPECT_FALSE(fs::exists(held));
   EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("0")).hit);
   EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("5")).hit);
