@@ -192,13 +192,23 @@ RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<Calibr
     double b = 1 / p.decode_efficiency;
     double xmin = dec.front().first, xmax = xmin;
     for (auto& [x, y] : dec) xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+    // The fixed cost can never exceed what any row leaves after reading its
+    // bytes at full bandwidth: the fastest small-model row bounds it (a fit
+    // pulled up by large or old-build rows put 14.6 ms under MLX, whose 0.6B
+    // model measures 2.6 ms a token).
+    double a_max = dec.front().second - dec.front().first;
+    for (auto& [x, y] : dec) a_max = std::min(a_max, y - x);
+    a_max = std::max(0.0, a_max);
     if (dec.size() >= 2 && xmax > 1.2 * xmin) {
       double n = double(dec.size()), sx = 0, sy = 0, sxx = 0, sxy = 0;
       for (auto& [x, y] : dec) sx += x, sy += y, sxx += x * x, sxy += x * y;
       b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
       b = std::max(b, 1.0);  // an efficiency above 1 is not physical
-      a = std::max(0.0, (sy - b * sx) / n);
+      a = std::clamp((sy - b * sx) / n, 0.0, a_max);
+      // With the cost at its bound, the slope is refitted through it.
+      if (a == a_max && sxx > 0) b = std::max(1.0, (sxy - a * sx) / sxx);
     } else {
+      a = std::min(a, a_max);
       std::vector<double> bs;
       for (auto& [x, y] : dec)
         if (y - a > 0) bs.push_back((y - a) / x);

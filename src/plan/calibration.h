@@ -42,8 +42,9 @@ std::optional<double> calibration_estimate(const CalibrationRow& row, const Cata
 
 // The profile refitted on `rows` (those of its runtime and class): decode
 // by least squares of time = per_token + bytes time / efficiency (two rows of
-// different sizes or more; else per_token kept), prefill efficiency as the
-// median over the prefill rows. Rows of another profile are ignored.
+// different sizes or more; else per_token kept), per_token bounded by what
+// every row leaves after its bytes at full bandwidth; prefill efficiency as
+// the median over the prefill rows. Rows of another profile are ignored.
 RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<CalibrationRow>& rows,
                            const Catalogue& cat);
 

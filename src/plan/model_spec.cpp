@@ -309,6 +309,11 @@ const std::vector<ModelSpec>& builtins() {
         sliding(dense("Gemma-2-27B", 46, 4608, 32, 16, 128, 36864, 256000, true), 4096, 23));
     v.push_back(dense("Phi-3-mini", 32, 3072, 32, 32, 96, 8192, 32064));
     v.push_back(dense("Phi-4", 40, 5120, 40, 10, 128, 17920, 100352));
+    // Small models: the calibration's decode floors are pinned by them.
+    v.push_back(dense("TinyLlama-1.1B", 22, 2048, 32, 4, 64, 5632, 32000));
+    v.push_back(dense("Llama-3.2-3B", 28, 3072, 24, 8, 128, 8192, 128256, true));
+    v.push_back(dense("Qwen3-0.6B", 28, 1024, 16, 8, 128, 3072, 151936, true));
+    v.push_back(dense("Qwen3-4B", 36, 2560, 32, 8, 128, 9728, 151936, true));
     return v;
   }();
   return all;
