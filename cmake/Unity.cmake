@@ -44,7 +44,7 @@ set(HWACCEL_UNITY_ALONE
     src/host/private_file.cpp
     src/probe/neuron_probe.cpp
     src/probe/cuda_query_entries.cpp
-    nvml/nvml_recorded_processes.cpp
+    src/probe/nvidia_smi_processes.cpp
     tests/cli/hwsim_emulate_cli_test.cpp
     tests/cli/hwsim_run_cli_test.cpp
     tests/cli/output_file_test.cpp

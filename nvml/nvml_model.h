@@ -14,9 +14,9 @@
 #include "nvml/nvml_fields.h"
 #include "nvml/nvml_mig_profiles.h"
 #include "nvml/nvml_q_facts.h"
-#include "nvml/nvml_recorded_processes.h"
 #include "src/host/host.h"
 #include "src/model/link.h"
+#include "src/probe/nvidia_smi_processes.h"
 #include "src/snapshot/snapshot.h"
 
 namespace hwaccel::nvml {
@@ -80,7 +80,7 @@ struct Gpu {
   // --query-gpu's cells, else what the recorded -q printed for the same field.
   Cells cells;
   // The compute processes a recorded --query-compute-apps lists on the whole GPU
-  // (nvml_recorded_processes.h); none where nothing was recorded.
+  // (src/probe/nvidia_smi_processes.h); none where nothing was recorded.
   std::vector<RecordedProcess> processes;
   std::optional<unsigned> pci_class;
   // The PCIe link the detection read from sysfs (generation, width; current and max).

@@ -21,7 +21,7 @@
 using namespace hwaccel::nvml::api;
 using hwaccel::nvml::Gpu;
 using hwaccel::nvml::Model;
-using hwaccel::nvml::RecordedProcess;
+using hwaccel::RecordedProcess;
 
 namespace {
 

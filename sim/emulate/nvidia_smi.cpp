@@ -279,7 +279,7 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
       at = comma + 1;
     }
     if (!csv) return invalid_arguments();
-    if (has_apps) return nvsmi_query_compute_apps(apps, f);
+    if (has_apps) return nvsmi_query_compute_apps(m, gpus, apps, f, when);
     return nvsmi_query_gpu(m, gpus, fields, f, when);
   }
   if (has_format) return invalid_arguments();

@@ -37,7 +37,9 @@ bool nvsmi_mig_capable(const NvGpu& g);
 // `dmon -c N`, `pmon -c N`, `--query-compute-apps` and `-h` (nvidia_smi_monitor.cpp).
 std::string nvsmi_dmon(const NvModel& m, const std::vector<int>& gpus, int samples);
 std::string nvsmi_pmon(const NvModel& m, const std::vector<int>& gpus, int samples);
-ToolAnswer nvsmi_query_compute_apps(const std::string& fields, CsvFormat format);
+ToolAnswer nvsmi_query_compute_apps(const NvModel& m, const std::vector<int>& gpus,
+                                    const std::string& fields, CsvFormat format,
+                                    const std::string& when);
 std::string nvsmi_help(const NvModel& m);
 
 // The snapshot's recorded_at ("2024-03-01T10:00:00Z") as the table's header prints

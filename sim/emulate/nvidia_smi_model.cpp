@@ -22,16 +22,22 @@ std::optional<std::uint64_t> mib(const std::optional<std::uint64_t>& bytes) {
 }
 
 // Each recorded `--query-gpu=... --format=csv` run with its header: its cells
-// by field, with units as nvidia-smi prints them under --format=csv.
+// by field, with units as nvidia-smi prints them under --format=csv; and each
+// recorded `--query-compute-apps=...` with its header: the processes by GPU.
 void add_recorded_queries(const Snapshot& s, NvModel& m) {
   for (const auto& [argv, tool] : s.tools) {
     if (!is_nvidia_smi(argv) || tool.run.outcome != ToolOutcome::exited || tool.run.exit_code != 0)
       continue;
-    bool query = false, header = true;
+    bool query = false, apps = false, header = true;
     for (const auto& a : argv) {
       query = query || a.rfind("--query-gpu=", 0) == 0;
+      apps = apps || a.rfind("--query-compute-apps=", 0) == 0;
       header = header && a.find("noheader") == std::string::npos;
     }
+    if (apps && header)
+      for (auto& [bus, list] : recorded_processes(tool.run.out))
+        for (auto& g : m.gpus)
+          if (!g.bus_id.empty() && normalise_pci_bus_id(g.bus_id) == bus) g.processes = list;
     if (!query || !header) continue;
     NvidiaSmiTable t = parse_nvidia_smi_csv(tool.run.out);
     auto index_col = t.column("index");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/emulate/tool_emulator.h"
+#include "src/probe/nvidia_smi_processes.h"
 
 namespace hwaccel::sim {
 
@@ -35,6 +36,9 @@ struct NvGpu {
   std::vector<NvMig> migs;
   // Recorded --query-gpu cells by field name, as printed with units ("81559 MiB").
   std::map<std::string, std::string> recorded;
+  // The compute processes a recorded --query-compute-apps lists on this GPU, in
+  // its order (src/probe/nvidia_smi_processes.h); none where none was recorded.
+  std::vector<RecordedProcess> processes;
 };
 
 struct NvModel {

@@ -3,9 +3,12 @@
 // real captures in /work/shared/real-captures/ (driver 590.48.01 and 595: dmon's
 // and pmon's two `#` header lines and column widths, pmon's one dash row per GPU
 // when no process runs, --query-compute-apps' header with no rows on an idle GPU,
-// its field list from --help-query-compute-apps). No process runs on a simulated
-// GPU; dmon's figures are the recorded --query-gpu cells, `-` where none was
-// recorded (and for utilisation in MIG mode, as the H100 MIG capture prints).
+// its field list from --help-query-compute-apps; pmon's process rows from the
+// H200 load capture). Nothing runs on a simulated GPU: the processes shown are
+// those a recorded --query-compute-apps listed (none where none was recorded),
+// their per-process utilisation `-` (not recorded per process); dmon's figures
+// are the recorded --query-gpu cells, `-` where none was recorded (and for
+// utilisation in MIG mode, as the H100 MIG capture prints).
 #include <cstdio>
 
 #include "sim/emulate/nvidia_smi.h"
@@ -76,21 +79,44 @@ std::string nvsmi_dmon(const NvModel& m, const std::vector<int>& gpus, int sampl
   return out;
 }
 
+// pmon's command column: the program's file name, left-aligned in 15 places
+// (the capture's "gpu_burn       " for ./gpu_burn); "-" when none was recorded.
+std::string command_cell(const std::string& name) {
+  std::string base = name.substr(name.rfind('/') == std::string::npos ? 0 : name.rfind('/') + 1);
+  if (base.empty()) base = "-";
+  for (char& c : base)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  if (base.size() < 15) base += std::string(15 - base.size(), ' ');
+  return "    " + base;
+}
+
 std::string nvsmi_pmon(const NvModel& m, const std::vector<int>& gpus, int samples) {
   std::string out =
       "# gpu         pid   type     sm    mem    enc    dec    jpg    ofa    command \n"
       "# Idx           #    C/G      %      %      %      %      %      %    name \n";
   for (int s = 0; s < samples; ++s)
     for (int i : gpus) {
-      std::string line = index_cell(m.gpus[i].index) + column("-", 10) + column("-", 5);
-      for (int c = 0; c < 6; ++c) line += column("-", 6);
-      out += line + "    -              \n";
+      const NvGpu& g = m.gpus[i];
+      if (g.processes.empty()) {
+        std::string line = index_cell(g.index) + column("-", 10) + column("-", 5);
+        for (int c = 0; c < 6; ++c) line += column("-", 6);
+        out += line + "    -              \n";
+        continue;
+      }
+      for (const auto& p : g.processes) {
+        std::string line = index_cell(g.index) + column(std::to_string(p.pid), 10) + column("C", 5);
+        for (int c = 0; c < 6; ++c) line += column("-", 6);
+        out += line + command_cell(p.name) + "\n";
+      }
     }
   return out;
 }
 
-ToolAnswer nvsmi_query_compute_apps(const std::string& fields, CsvFormat format) {
+ToolAnswer nvsmi_query_compute_apps(const NvModel& m, const std::vector<int>& gpus,
+                                    const std::string& fields, CsvFormat format,
+                                    const std::string& when) {
   std::string header;
+  std::vector<const ComputeAppField*> asked;
   std::size_t at = 0;
   while (at <= fields.size()) {
     auto comma = fields.find(',', at);
@@ -105,11 +131,38 @@ ToolAnswer nvsmi_query_compute_apps(const std::string& fields, CsvFormat format)
               "", 2};
     header += std::string(header.empty() ? "" : ", ") + known->name +
               (*known->unit ? std::string(" [") + known->unit + "]" : "");
+    asked.push_back(known);
     if (comma == std::string::npos) break;
     at = comma + 1;
   }
-  // No process runs on a simulated GPU: the header alone, as on an idle real one.
-  return {format.header ? header + "\n" : "", "", 0};
+  // A row per recorded process of each GPU asked for (the header alone where
+  // none was recorded, as on an idle real GPU).
+  std::string out = format.header ? header + "\n" : "";
+  auto na = [](const std::string& s) { return s.empty() ? std::string("[N/A]") : s; };
+  for (int i : gpus) {
+    const NvGpu& g = m.gpus[i];
+    auto serial = g.recorded.find("serial");
+    for (const auto& p : g.processes) {
+      std::string row;
+      for (const ComputeAppField* f : asked) {
+        const std::string name = f->name;
+        std::string cell;
+        if (name == "timestamp") cell = nvsmi_timestamp(when);
+        if (name == "gpu_name") cell = na(g.name);
+        if (name == "gpu_bus_id") cell = na(g.bus_id);
+        if (name == "gpu_serial") cell = serial == g.recorded.end() ? "[N/A]" : serial->second;
+        if (name == "gpu_uuid") cell = na(g.uuid);
+        if (name == "pid") cell = std::to_string(p.pid);
+        if (name == "process_name") cell = na(p.name);
+        if (name == "used_gpu_memory")
+          cell = !p.used_bytes ? "[N/A]"
+                               : std::to_string(*p.used_bytes >> 20) + (format.units ? " MiB" : "");
+        row += (row.empty() ? "" : ", ") + cell;
+      }
+      out += row + "\n";
+    }
+  }
+  return {out, "", 0};
 }
 
 std::string nvsmi_help(const NvModel& m) {
@@ -126,9 +179,9 @@ std::string nvsmi_help(const NvModel& m) {
          "    --query-gpu=FIELDS --format=csv[,noheader][,nounits]\n"
          "    --help-query-gpu                 the fields --query-gpu takes\n"
          "    --query-compute-apps=FIELDS --format=csv[,noheader][,nounits]\n"
-         "                                     no rows: no process runs here\n"
+         "                                     the processes the snapshot recorded\n"
          "    dmon -c N [-i ID]                N samples of the recorded figures\n"
-         "    pmon -c N [-i ID]                N samples: no process runs here\n"
+         "    pmon -c N [-i ID]                N samples of the recorded processes\n"
          "    topo -m, nvlink -s               the topology matrix, NVLink status\n"
          "    mig -lgi | -lgip | -lci [-i ID]  MIG instances and profiles\n"
          "    -i, --id=ID                      an index, UUID or bus id (comma list)\n"

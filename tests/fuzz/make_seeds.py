@@ -202,7 +202,7 @@ def tool_targets(argv):
     if args == ["-q"]:
         targets.append("nvml_q_facts")
     if any(a.startswith("--query-compute-apps") for a in args):
-        targets.append("nvml_recorded_processes")
+        targets.append("nvidia_smi_processes")
     if args in (["-q"], ["-a"]):
         targets.append("nvidia_smi_q")
     return targets

@@ -1,7 +1,8 @@
 // nvidia-smi's dmon, pmon, --query-compute-apps and -h on simulated hosts, against
 // the real tool's layouts in the captures (fixtures/real/nvidia-smi__...__590.48.01.txt):
 // header lines byte for byte, columns at the same widths, the recorded figures in
-// dmon ('-' where none), no process rows, and the time of the recording.
+// dmon ('-' where none), the recorded processes in pmon and --query-compute-apps
+// (none where none was recorded), and the time of the recording.
 #include <gtest/gtest.h>
 
 #include "tests/unit/nvml/recorded_h200.h"
@@ -86,6 +87,41 @@ TEST(NvidiaSmiMonitor, QueryComputeAppsIsTheHeaderAndNoRows) {
   auto bad = dgx.ask({"--query-compute-apps=pid,colour", "--format=csv"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.out.find("Field \"colour\" is not a valid field to query."), std::string::npos);
+}
+
+// h200-load recorded --query-compute-apps under load (three processes) and pmon
+// -c 5 verbatim: other argvs answer from the recorded processes, in the layout
+// of the recorded pmon's rows, each process's utilisation '-' (not recorded per
+// process).
+TEST(NvidiaSmiMonitor, ProcessesAreTheRecordedOnes) {
+  Host load("h200-load");
+  auto a = load.ask({"--query-compute-apps=pid,process_name,used_memory", "--format=csv"});
+  EXPECT_EQ(a.exit_code, 0);
+  EXPECT_EQ(a.out,
+            "pid, process_name, used_gpu_memory [MiB]\n"
+            "10291, /root/tools/memhog, 2566 MiB\n"
+            "10293, /root/tools/memhog, 1542 MiB\n"
+            "10309, ./gpu_burn, 28234 MiB\n");
+  EXPECT_EQ(load.ask({"--query-compute-apps=gpu_bus_id,pid,used_gpu_memory",
+                      "--format=csv,noheader,nounits", "-i", "0"})
+                .out,
+            "00000000:83:00.0, 10291, 2566\n"
+            "00000000:83:00.0, 10293, 1542\n"
+            "00000000:83:00.0, 10309, 28234\n");
+  // The recording's time, in nvidia-smi's form.
+  EXPECT_EQ(load.ask({"--query-compute-apps=timestamp", "--format=csv,noheader"}).out,
+            "2026/07/03 22:11:09.000\n2026/07/03 22:11:09.000\n2026/07/03 22:11:09.000\n");
+  auto pmon = lines(load.ask({"pmon", "-c", "2"}).out);
+  ASSERT_EQ(pmon.size(), 2u + 6u);
+  EXPECT_EQ(pmon[2],
+            "    0      10291     C      -      -      -      -      -      -    memhog         ");
+  EXPECT_EQ(pmon[4],
+            "    0      10309     C      -      -      -      -      -      -    gpu_burn       ");
+  // The same columns as the recorded pmon's rows.
+  auto recorded = lines(load.ask({"pmon", "-c", "5"}).out);
+  ASSERT_GE(recorded.size(), 3u);
+  EXPECT_EQ(pmon[2], recorded[2]);
+  EXPECT_EQ(pmon[4].size(), recorded[4].size());
 }
 
 TEST(NvidiaSmiMonitor, HelpSaysItIsHwsimsStandIn) {

@@ -1,14 +1,14 @@
 // The compute processes a recorded `nvidia-smi --query-compute-apps` lists, as the
-// simulated libnvidia-ml reports them: the real H200 capture's three processes
-// under load, and hostile rows left out rather than guessed.
-#include "nvml/nvml_recorded_processes.h"
+// simulated libnvidia-ml and the nvidia-smi stand-in report them: the real H200 capture's three
+// processes under load, and hostile rows left out rather than guessed.
+#include "src/probe/nvidia_smi_processes.h"
 
 #include <gtest/gtest.h>
 
 #include "src/host/snapshot_host.h"
 #include "tests/support/test_support.h"
 
-namespace hwaccel::nvml {
+namespace hwaccel {
 namespace {
 
 // The recorded output in fixtures/hosts/h200-load.yaml (the capture's load section).
@@ -70,4 +70,4 @@ TEST(RecordedProcesses, WithoutABusIdOrPidColumnNothingIsRead) {
 }
 
 }  // namespace
-}  // namespace hwaccel::nvml
+}  // namespace hwaccel

@@ -1,12 +1,11 @@
-#include "nvml/nvml_recorded_processes.h"
+#include "src/probe/nvidia_smi_processes.h"
 
 #include <algorithm>
 
-#include "nvml/nvml_fields.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/vocabulary/text_util.h"
 
-namespace hwaccel::nvml {
+namespace hwaccel {
 namespace {
 
 // More than a GPU could hold (NVML's own process lists are sized by the caller).
@@ -32,11 +31,12 @@ std::map<std::string, std::vector<RecordedProcess>> recorded_processes(std::stri
     p.pid = static_cast<unsigned>(*id);
     if (name && row[*name].size() <= kMaxName && !is_no_value(row[*name])) p.name = row[*name];
     if (memory)
-      if (auto mib = cell_uint(without_unit(row[*memory])); mib && *mib < (1ull << 40))
-        p.used_bytes = *mib << 20;
+      if (auto bytes = parse_memory_bytes(row[*memory], t.units[*memory]);
+          bytes && *bytes < (1ull << 60))
+        p.used_bytes = *bytes;
     list.push_back(std::move(p));
   }
   return out;
 }
 
-}  // namespace hwaccel::nvml
+}  // namespace hwaccel
