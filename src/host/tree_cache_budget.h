@@ -10,8 +10,8 @@
 
 namespace hwaccel {
 
-// What the cache's folder may hold: `$HWSIM_TREE_CACHE_SIZE` (bytes, or with a
-// K, M, G or T suffix, powers of 1024), else 1 GiB, but never more than half
+// What the cache's folder may hold: `$HWSIM_TREE_CACHE_SIZE` (as --reserve reads
+// sizes: src/vocabulary/byte_size.h), else 1 GiB, but never more than half
 // of the space left on the folder's file system (tmpfs is memory). A value that
 // does not read as a size falls back to the default and says so in `warning`.
 std::uint64_t tree_cache_budget(const std::string& cache_path, std::string& warning);
@@ -19,9 +19,5 @@ std::uint64_t tree_cache_budget(const std::string& cache_path, std::string& warn
 // What a written tree takes: each file's bytes rounded up to whole 4 KiB pages
 // (what tmpfs and du count; folders and links take no pages there).
 std::uint64_t tree_footprint(const TreePlan& plan);
-
-// "512M" -> 536870912; false when `text` is not a size (empty, signs, junk,
-// an unknown suffix, or past 2^63).
-bool parse_size(const std::string& text, std::uint64_t& bytes);
 
 }  // namespace hwaccel

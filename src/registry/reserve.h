@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "src/registry/detection.h"
+#include "src/vocabulary/byte_size.h"
 
 namespace hwaccel {
 
@@ -18,10 +19,6 @@ struct Reserve {
   std::uint64_t bytes = kDefaultReserveBytes;
   std::string source = "default";  // "default" | "env" | "flag" | "saved"
 };
-
-// "4G", "512M", "1024K", "1T", "3584MiB", "1.5G", "123" (bytes). Units are binary
-// (K = 1024). nullopt for anything else: empty, negative, unknown unit, overflow.
-std::optional<std::uint64_t> parse_size(std::string_view text);
 
 // The reserve in force: the flag if given, else the environment, else the
 // default. A malformed value is an error naming where it came from.

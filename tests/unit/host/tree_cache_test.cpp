@@ -14,6 +14,7 @@
 
 #include "src/host/sha256.h"
 #include "src/host/tree_cache_budget.h"
+#include "src/vocabulary/byte_size.h"
 
 namespace hwaccel {
 namespace {
@@ -199,16 +200,16 @@ TEST(TreeCacheBudget, FootprintIsWholePagesOfFiles) {
   EXPECT_EQ(tree_footprint(plan), 3 * 4096u);
 }
 
+// The setting reads sizes as --reserve does (src/vocabulary/byte_size.h).
 TEST(TreeCacheBudget, SizesReadAsAUserWritesThem) {
-  std::uint64_t b = 0;
-  EXPECT_TRUE(parse_size("4096", b) && b == 4096);
-  EXPECT_TRUE(parse_size("512M", b) && b == 512ull << 20);
-  EXPECT_TRUE(parse_size("2g", b) && b == 2ull << 30);
-  EXPECT_TRUE(parse_size("1GB", b) && b == 1ull << 30);
-  EXPECT_TRUE(parse_size("0", b) && b == 0);
-  for (const char* bad :
-       {"", "G", "-1", "1.5G", "8E", "1 G", "12x", "99999999999999999999", "9000000000T"})
-    EXPECT_FALSE(parse_size(bad, b)) << bad;
+  EXPECT_EQ(parse_size("4096"), 4096u);
+  EXPECT_EQ(parse_size("512M"), 512ull << 20);
+  EXPECT_EQ(parse_size("2g"), 2ull << 30);
+  EXPECT_EQ(parse_size("1GB"), 1ull << 30);
+  EXPECT_EQ(parse_size("0"), 0u);
+  EXPECT_EQ(parse_size("1.5G"), 3ull << 29);
+  for (const char* bad : {"", "G", "-1", "8E", "1 G", "12x", "99999999999999999999", "9000000000T"})
+    EXPECT_FALSE(parse_size(bad)) << bad;
 }
 
 TEST(TreeCacheBudget, TheUsersSettingElseAGibibyteAtMostHalfTheSpaceLeft) {
