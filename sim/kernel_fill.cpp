@@ -13,6 +13,7 @@ FilledPaths fill_implied(Snapshot& snapshot) {
   Filler f(snapshot, filled);
   fill_proc_identity(f);
   fill_cpu_topology(f);
+  fill_kfd(f);
   fill_pci(f, cpu_model(f));
   fill_dmi(f);
   return filled;

@@ -52,5 +52,8 @@ void fill_pci(Filler& f, const CpuModel& m);
 std::vector<PciRelation> stated_pci_paths(const Filler& f, const std::vector<std::string>& bdfs,
                                           std::vector<bool>& in_topology);
 void fill_dmi(Filler& f);
+// amdkfd's topology around recorded node properties (sim/kernel_fill_kfd.cpp);
+// before fill_pci, which moves the PCI devices it reads.
+void fill_kfd(Filler& f);
 
 }  // namespace hwaccel::sim

@@ -202,10 +202,21 @@ int drm_kind(const Snapshot& s, const std::string& driver) {
   return it != s.files.end() && it->first.rfind("/dev/dri/card", 0) == 0 ? 2 : 0;
 }
 
-// A class device recorded as a folder whose `device` link is the kernel's,
-// relative to its place below the device (/sys/class/infiniband/mlx5_0/device ->
-// ../../../0000:18:00.0): moved to DEV/CLASS/NAME, the class entry a link to it,
-// as the kernel has it (hwloc finds a NIC's OS device through that path).
+// The BDF a class device's recorded `device` link names: the kernel's form,
+// relative to its place below the device (../../../0000:18:00.0), or the one
+// hand-written snapshots use, through the bus folder
+// (../../../bus/pci/devices/0000:c5:00.0, the same device seen from /sys/class/X/NAME).
+std::string linked_bdf(const std::string& target) {
+  for (const std::string prefix : {"../../../", "../../../bus/pci/devices/"})
+    if (target.size() == prefix.size() + 12 && target.compare(0, prefix.size(), prefix) == 0)
+      return target.substr(prefix.size());
+  return "";
+}
+
+// A class device recorded as a folder whose `device` link names a PCI device:
+// moved to DEV/CLASS/NAME, the class entry a link to it and its `device` link
+// the kernel's (../../../BDF), as the kernel has it (hwloc finds a NIC's OS
+// device through that path; rocm-smi reads a card's bus id from the class link).
 void fill_class_devices(Filler& f, const std::map<std::string, std::string>& place) {
   const std::string cls = "/sys/class/";
   std::vector<std::pair<std::string, std::string>> moves;  // (class entry, device folder)
@@ -216,9 +227,7 @@ void fill_class_devices(Filler& f, const std::map<std::string, std::string>& pla
     const auto a = parts.find('/'), b = parts.find('/', a == std::string::npos ? a : a + 1);
     if (a == std::string::npos || b == std::string::npos || parts.substr(b) != "/device") continue;
     if (it->second.kind != FileEntry::Kind::link) continue;
-    const std::string& t = it->second.target;
-    if (t.size() != 9 + 12 || t.compare(0, 9, "../../../") != 0) continue;
-    auto dev = place.find(t.substr(9));
+    auto dev = place.find(linked_bdf(it->second.target));
     if (dev == place.end()) continue;
     const std::string entry = cls + parts.substr(0, b);
     auto rec = f.s.files.find(entry);
@@ -229,6 +238,8 @@ void fill_class_devices(Filler& f, const std::map<std::string, std::string>& pla
     const std::string real = "/sys/devices/" + below;
     if (f.recorded(real)) continue;
     move_tree(f.s, entry, real, f.filled, "moved from " + entry + " to its device's folder");
+    auto& device = f.s.files.at(real + "/device");
+    device.target = "../../../" + linked_bdf(device.target);
     f.s.files.insert_or_assign(entry, FileEntry::of_link("../../devices/" + below));
     f.filled[entry] = "the kernel's link to the class device in its device's folder";
   }

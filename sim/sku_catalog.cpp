@@ -62,6 +62,7 @@ const std::vector<Sku>& skus() {
     mi300x.name = "AMD Instinct MI300X", mi300x.vram_bytes = 205822885888ull;
     mi300x.vram_idle_used = 299687936ull, mi300x.has_product_name = true;
     mi300x.gfx_target_version = 90402, mi300x.simd_count = 1216, mi300x.num_xcc = 8;
+    mi300x.vbios = "113-M3000108-103";  // a public rocm-smi --showvbios
     mi300x.compute_partitions = {"SPX", "DPX", "QPX", "CPX"};
     mi300x.memory_partitions = {"NPS1", "NPS4"};
     v.push_back(mi300x);
@@ -78,6 +79,7 @@ const std::vector<Sku>& skus() {
     strix.name = "AMD Radeon 8050S/8060S Graphics (Strix Halo)", strix.apu = true;
     strix.vram_bytes = 4294967296ull, strix.vram_idle_used = 181092352ull;
     strix.gfx_target_version = 110501, strix.simd_count = 80;
+    strix.vbios = "113-STRXLGEN-001";  // public dmesg "ATOM BIOS:" lines
     v.push_back(strix);
     Sku raphael;  // [FIX rtx4090-amd-igpu]: 512 MiB carve-out, gfx1036, 2 CUs
     raphael.id = "raphael-igpu", raphael.pci_device = 0x164e, raphael.subsystem_vendor = 0x1043;
@@ -85,6 +87,7 @@ const std::vector<Sku>& skus() {
     raphael.name = "AMD Radeon Graphics (Raphael)", raphael.apu = true;
     raphael.vram_bytes = 536870912ull, raphael.vram_idle_used = 44855296ull;
     raphael.gfx_target_version = 100306, raphael.simd_count = 4;
+    raphael.vbios = "102-RAPHAEL-008";  // public dmesg and rocm-smi --showvbios
     v.push_back(raphael);
     // [FIX tpu-v4-8, tpu-v5e-8]: 1ae0:005e bound to tpu_v4 with /dev/accelN (tensorflow/tpu
     // tools/driver); 1ae0:0063 bound to vfio-pci with /dev/vfio/GROUP (v5e VMs).
@@ -159,6 +162,7 @@ const std::vector<Sku>& skus() {
     strix_point.name = "AMD Radeon 880M/890M Graphics (Strix Point)", strix_point.apu = true;
     strix_point.vram_bytes = 536870912ull, strix_point.vram_idle_used = 132452352ull;
     strix_point.gfx_target_version = 110500, strix_point.simd_count = 32;
+    strix_point.vbios = "113-STRIXEMU-001";  // public dmesg "ATOM BIOS:" lines
     strix_point.chip = "GFX1150";
     v.push_back(strix_point);
     // [FIX intel-max-1550]: 8086:0bd5 rev 2f class 0380 on i915 (DKMS): lmem 2 x 65520 MiB,

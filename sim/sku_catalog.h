@@ -35,6 +35,7 @@ struct Sku {
   std::uint16_t subsystem_vendor = 0, subsystem_device = 0;
   std::uint32_t pci_class = 0x030200;  // 0x030000 VGA, 0x030200 3D, 0x120000 accelerator
   std::string_view name;               // as nvidia-smi / amdgpu's product_name print it
+  std::string_view vbios;              // AMD: amdgpu's vbios_version (a public capture's)
   // NVIDIA
   std::uint64_t memory_mib = 0;    // nvidia-smi memory.total; 0: [N/A] (unified memory)
   std::uint64_t reserved_mib = 0;  // what the driver keeps: idle free = total - reserved - used

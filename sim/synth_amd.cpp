@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/kfd_properties.h"
 #include "sim/synth_parts.h"
 
 namespace hwaccel::sim::detail {
@@ -31,28 +32,32 @@ PciParts parts_of(const std::string& address) {
   return p;
 }
 
+// A GPU node's properties (sim/kfd_properties.h): the SKU's shape, its PCI
+// place, and the links the KFD fill gives it (one to its CPU node, one to each
+// other GPU of its XGMI hive).
 std::string kfd_gpu_properties(const Sku& sku, const PciParts& pci, int render_minor, int xcc,
-                               int location_low) {
-  std::string out;
-  out += "cpu_cores_count 0\n";
-  out += "simd_count " + std::to_string(sku.simd_count * xcc / std::max(1, sku.num_xcc)) + "\n";
-  out += "mem_banks_count 1\n";
-  out += "caches_count 0\nio_links_count 1\n";
-  out += "gfx_target_version " + std::to_string(sku.gfx_target_version) + "\n";
-  out += "vendor_id 4098\n";
-  out += "device_id " + std::to_string(sku.pci_device) + "\n";
-  out += "location_id " + std::to_string(pci.bus << 8 | location_low) + "\n";
-  out += "domain " + std::to_string(pci.domain) + "\n";
-  out += "drm_render_minor " + std::to_string(render_minor) + "\n";
-  out += "num_xcc " + std::to_string(xcc) + "\n";
-  return out;
+                               int location_low, int links, std::uint64_t hive) {
+  KfdProperties v = kfd_gpu_shape(sku.gfx_target_version);
+  v["simd_count"] = std::uint64_t(sku.simd_count * xcc / std::max(1, sku.num_xcc));
+  v["mem_banks_count"] = 1;
+  v["io_links_count"] = std::uint64_t(links);
+  v["simd_id_base"] = 2147487744ull;
+  v["gfx_target_version"] = sku.gfx_target_version;
+  v["vendor_id"] = 4098;
+  v["device_id"] = sku.pci_device;
+  v["location_id"] = std::uint64_t(pci.bus << 8 | location_low);
+  v["domain"] = std::uint64_t(pci.domain);
+  v["drm_render_minor"] = std::uint64_t(render_minor);
+  v["hive_id"] = hive;
+  v["num_xcc"] = std::uint64_t(xcc);
+  return kfd_properties_text(v, true);
 }
 
-std::string kfd_cpu_properties(int cores) {
-  return "cpu_cores_count " + std::to_string(cores) +
-         "\nsimd_count 0\nmem_banks_count 1\ncaches_count 0\nio_links_count 0\n"
-         "gfx_target_version 0\nvendor_id 0\ndevice_id 0\nlocation_id 0\ndomain 0\n"
-         "drm_render_minor 0\nnum_xcc 0\n";
+std::string kfd_cpu_properties(int cores, int links) {
+  return kfd_properties_text({{"cpu_cores_count", std::uint64_t(cores)},
+                              {"mem_banks_count", 1},
+                              {"io_links_count", std::uint64_t(links)}},
+                             false);
 }
 
 }  // namespace
@@ -122,10 +127,29 @@ void add_amd(const Plan& plan, Snapshot& s) {
   int node = 0;
   const int sockets = spec.cpu.clusters.empty() ? spec.cpu.sockets : 1;
   const std::string kfd_dir = "/sys/class/kfd/kfd/topology/nodes/";
+  // The KFD fill links each GPU node to the CPU node of its NUMA node and, within
+  // an XGMI hive (more than one partitionable Instinct), to every other GPU node.
+  auto cpu_node_of = [&](int numa) { return numa >= 0 && numa < sockets ? numa : 0; };
+  std::vector<int> gpus_on(std::size_t(std::max(1, sockets)), 0);
+  int gpu_nodes = 0;
+  for (const auto& d : plan.amd) {
+    const int parts =
+        partitions_of(d.spec->compute_partition.empty() && !d.sku->compute_partitions.empty()
+                          ? d.sku->compute_partitions.front()
+                          : d.spec->compute_partition);
+    gpus_on[std::size_t(cpu_node_of(d.numa))] += parts;
+    gpu_nodes += parts;
+  }
+  const bool hive = plan.amd.size() > 1 &&
+                    std::all_of(plan.amd.begin(), plan.amd.end(),
+                                [](const auto& d) { return !d.sku->compute_partitions.empty(); });
+  // Instinct GPUs of one hive share a hive id (a made-up but stable value).
+  const std::uint64_t hive_id = hive ? 0x9e3779b97f4a7c15ull : 0;
   if (kfd && !plan.amd.empty()) {
     for (int k = 0; k < sockets; ++k)
       s.files[kfd_dir + std::to_string(node++) + "/properties"] = FileEntry::of_content(
-          kfd_cpu_properties(spec.cpu.logical_cpus() / sockets / std::max(1, spec.cpu.threads)));
+          kfd_cpu_properties(spec.cpu.logical_cpus() / sockets / std::max(1, spec.cpu.threads),
+                             sockets - 1 + gpus_on[std::size_t(k)]));
     s.files["/dev/kfd"] = FileEntry::of_node(FileKind::char_device);
   }
 
@@ -165,6 +189,8 @@ void add_amd(const Plan& plan, Snapshot& s) {
     const std::uint64_t gtt =
         d.spec->gtt_bytes ? *d.spec->gtt_bytes : (spec.memory.total_kb * 1024 / 2) / 4096 * 4096;
     s.files[dir + "/mem_info_gtt_total"] = FileEntry::of_content(std::to_string(gtt) + "\n");
+    if (!sku.vbios.empty())
+      s.files[dir + "/vbios_version"] = FileEntry::of_content(std::string(sku.vbios) + "\n");
     if (sku.has_product_name)
       s.files[dir + "/product_name"] = FileEntry::of_content(std::string(sku.name) + "\n");
     std::string compute = d.spec->compute_partition;
@@ -187,8 +213,8 @@ void add_amd(const Plan& plan, Snapshot& s) {
       const std::string node_dir = kfd_dir + std::to_string(node++);
       // Partition 0 keeps the function's own location; the others number up from it.
       s.files[node_dir + "/properties"] = FileEntry::of_content(
-          kfd_gpu_properties(sku, pci, k == 0 ? render_minor : render_minor + 0,
-                             std::max(1, sku.num_xcc / parts), pci.devfn + k));
+          kfd_gpu_properties(sku, pci, render_minor, std::max(1, sku.num_xcc / parts),
+                             pci.devfn + k, 1 + (hive ? gpu_nodes - 1 : 0), hive_id));
       if (parts > 1) {
         // NPS1: every partition sees the whole HBM; NPS4: a quarter each (not verified
         // on hardware: amdgpu's kfd_topology reports the partition's own memory range).

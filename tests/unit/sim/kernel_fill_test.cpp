@@ -6,6 +6,7 @@
 
 #include "sim/dev_nodes.h"
 #include "sim/kernel_fill_parts.h"
+#include "sim/kfd_properties.h"
 
 namespace hwaccel::sim {
 namespace {
@@ -193,6 +194,81 @@ TEST(KernelFill, AHostileCpuCountFillsNoCpus) {
   s.facts.cpus = 1'000'000'000;
   fill_implied(s);
   EXPECT_EQ(s.files.count("/sys/devices/system/cpu/possible"), 0u);
+}
+
+// An AMD APU as hand-written snapshots have it: the card's class entry through the
+// bus folder, KFD node properties, amdgpu bound.
+Snapshot amd_apu(const std::string& kernel) {
+  Snapshot s;
+  s.facts.os = "linux";
+  s.facts.cpus = 4;
+  s.facts.kernel = kernel;
+  const std::string bus = "/sys/bus/pci/devices/0000:c5:00.0/";
+  s.files[bus + "vendor"] = FileEntry::of_content("0x1002\n");
+  s.files[bus + "device"] = FileEntry::of_content("0x1586\n");
+  s.files[bus + "class"] = FileEntry::of_content("0x038000\n");
+  s.files[bus + "subsystem_vendor"] = FileEntry::of_content("0xf111\n");
+  s.files[bus + "subsystem_device"] = FileEntry::of_content("0x000a\n");
+  s.files[bus + "mem_info_vram_total"] = FileEntry::of_content("4294967296\n");
+  s.files[bus + "driver"] = FileEntry::of_link("../../../../bus/pci/drivers/amdgpu");
+  s.files["/sys/class/drm/card1/device"] =
+      FileEntry::of_link("../../../bus/pci/devices/0000:c5:00.0");
+  const std::string nodes = "/sys/class/kfd/kfd/topology/nodes/";
+  s.files[nodes + "0/properties"] = FileEntry::of_content(
+      "cpu_cores_count 4\nsimd_count 0\nio_links_count 1\np2p_links_count 0\n");
+  s.files[nodes + "1/properties"] = FileEntry::of_content(
+      "cpu_cores_count 0\nsimd_count 80\nio_links_count 1\np2p_links_count 0\n"
+      "gfx_target_version 110501\nlocation_id 50432\ndomain 0\nhive_id 0\nnum_xcc 1\n");
+  return s;
+}
+
+TEST(KernelFill, KfdNodesGetTheirIdsLinksAndTheModulesState) {
+  Snapshot s = amd_apu("6.14.0-15-generic");
+  FilledPaths filled = fill_implied(s);
+  const std::string nodes = "/sys/class/kfd/kfd/topology/nodes/";
+  EXPECT_EQ(s.files.at("/sys/module/amdgpu/initstate").bytes, "live\n");
+  EXPECT_EQ(s.files.at(nodes + "0/gpu_id").bytes, "0\n");
+  EXPECT_EQ(s.files.at(nodes + "0/name").bytes, "\n");
+  EXPECT_EQ(s.files.at(nodes + "1/name").bytes, "ip discovery\n");
+  // kernel 6.14: crc16 of the eight words, as kfd_generate_gpu_id() computes it.
+  KfdGpuIdInputs in;
+  in.devfn = 0, in.subsystem = 0x000a << 16 | 0xf111, in.domain = 0, in.device = 0x1586;
+  in.bus = 0xc5, in.local_mem = 4294967296ull, in.xcc = 1 << 16, in.with_xcc = in.crc = true;
+  EXPECT_EQ(s.files.at(nodes + "1/gpu_id").bytes, std::to_string(kfd_gpu_id_hash(in)) + "\n");
+  EXPECT_NE(filled.at(nodes + "1/gpu_id").find("crc16"), std::string::npos);
+  EXPECT_EQ(s.files.at(nodes + "1/io_links/0/properties")
+                .bytes.rfind("type 2\nversion_major 0\nversion_minor 0\nnode_from 1\nnode_to 0\n"
+                             "weight 20\n",
+                             0),
+            0u);
+  EXPECT_NE(s.files.at(nodes + "0/io_links/0/properties").bytes.find("node_from 0\nnode_to 1\n"),
+            std::string::npos);
+  EXPECT_EQ(s.files.at(nodes + "1/p2p_links").kind, FileEntry::Kind::dir);
+  // Before 6.10: the XOR of hash_32 over the words.
+  Snapshot old = amd_apu("6.8.0-49-generic");
+  fill_implied(old);
+  in.crc = false;
+  EXPECT_EQ(old.files.at(nodes + "1/gpu_id").bytes, std::to_string(kfd_gpu_id_hash(in)) + "\n");
+  // The card's class entry is the kernel's link into its device's folder, and
+  // `device` leads back from there, as rocm-smi reads a bus id through it.
+  const std::string place = s.files.at("/sys/bus/pci/devices/0000:c5:00.0").target.substr(9);
+  EXPECT_EQ(s.files.at("/sys/class/drm/card1").target, "../../" + place + "/drm/card1");
+  EXPECT_EQ(s.files.at("/sys/" + place + "/drm/card1/device").target, "../../../0000:c5:00.0");
+}
+
+TEST(KernelFill, KfdLinksThatContradictTheRecordedCountAreLeftOut) {
+  Snapshot s = amd_apu("6.14.0-15-generic");
+  const std::string nodes = "/sys/class/kfd/kfd/topology/nodes/";
+  s.files[nodes + "1/properties"].bytes += "io_links_count 3\n";  // the later line wins
+  s.files[nodes + "1/gpu_id"] = FileEntry::of_content("4242\n");
+  fill_implied(s);
+  EXPECT_EQ(s.files.count(nodes + "1/io_links/0/properties"), 0u);
+  EXPECT_EQ(s.files.at(nodes + "1/gpu_id").bytes, "4242\n") << "recorded: kept";
+  // No amdgpu bound: no module state to present.
+  Snapshot unbound = amd_apu("6.14.0-15-generic");
+  unbound.files.erase("/sys/bus/pci/devices/0000:c5:00.0/driver");
+  fill_implied(unbound);
+  EXPECT_EQ(unbound.files.count("/sys/module/amdgpu/initstate"), 0u);
 }
 
 TEST(DevNodes, DriversNumbers) {
