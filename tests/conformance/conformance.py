@@ -277,6 +277,79 @@ def vendor_tool_checks(devices, tools, s, check):
                   "got %s, want %s" % (got[:1], names[:1]))
 
 
+def pci_ids_name(vendor, device):
+    """The device's name in this machine's pci.ids (what librocm_smi64 prints as
+    the card series), else None."""
+    for path in ("/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                in_vendor = False
+                for line in f:
+                    if line.startswith("#") or not line.strip():
+                        continue
+                    if not line.startswith("\t"):
+                        in_vendor = line.lower().startswith(vendor + " ")
+                    elif in_vendor and line.lower().startswith("\t" + device + "  "):
+                        return line[len(device) + 3:].strip()
+            return None
+        except OSError:
+            continue
+    return None
+
+
+def rocm_smi_checks(devices, snapshot, s, check):
+    """Debian's real rocm-smi against hwaccel's ROCm GPUs: bus ids in order, VRAM
+    (on an APU the carve-out the snapshot records, with the GTT as the GPU's
+    memory), the card series (pci.ids' name of the device id, or the id);
+    without a ready ROCm GPU it lists none."""
+    if "rocmsmi-real" not in s or s["rocmsmi-real"][0] == "missing":
+        return
+    t = s["rocmsmi-real"][1]
+    want = sorted((d for d in devices if d.get("backend") == "rocm" and d.get("status") == "ready"
+                   and not d.get("partition")), key=lambda d: d["index"])
+    buses = re.findall(r"^GPU\[(\d+)\]\s*: PCI Bus: (\S+)$", t, re.M)
+    if not want:
+        check("rocm-smi (ROCm's)", not buses, "no GPU listed (%s)" % (
+            t.strip().splitlines()[-1][:60] if t.strip() else "no output") if not buses
+              else "lists %d GPUs, want none" % len(buses))
+        return
+    files = snapshot.get("files") or {}
+
+    def per_gpu(label):
+        return {int(i): int(v) for i, v in re.findall(
+            r"^GPU\[(\d+)\]\s*: %s \(B\): (\d+)$" % re.escape(label), t, re.M)}
+
+    vram, gtt = per_gpu("VRAM Total Memory"), per_gpu("GTT Total Memory")
+    series = dict((int(i), v.strip()) for i, v in
+                  re.findall(r"^GPU\[(\d+)\]\s*: Card series:\s*(.*)$", t, re.M))
+    bad = []
+    got_bus = [b.lower() for _, b in buses]
+    want_bus = [(d.get("pci") or {}).get("bus_id") for d in want]
+    if got_bus != want_bus:
+        bad.append("bus ids %s, want %s" % (got_bus[:2], want_bus[:2]))
+    for i, d in enumerate(want):
+        bdf = want_bus[i]
+        mem = d.get("memory") or {}
+        total = mem.get("total_bytes")
+        recorded = files.get("/sys/bus/pci/devices/%s/mem_info_vram_total" % bdf)
+        if mem.get("kind") == "unified":
+            if gtt.get(i) != total:
+                bad.append("GPU[%d] GTT %s, want %s" % (i, gtt.get(i), total))
+            if recorded is None or vram.get(i) != int(str(recorded).strip()):
+                bad.append("GPU[%d] VRAM %s, want the carve-out %s" % (i, vram.get(i), recorded))
+        elif vram.get(i) != total:
+            bad.append("GPU[%d] VRAM %s, want %s" % (i, vram.get(i), total))
+        # amdgpu's product_name where the device has one, else pci.ids' name, else the id.
+        dev_id = ((d.get("pci") or {}).get("device_id") or "").lower()
+        product = files.get("/sys/bus/pci/devices/%s/product_name" % bdf)
+        name = str(product).strip() if isinstance(product, str) and product.strip() else \
+            pci_ids_name("1002", dev_id[2:]) if dev_id else None
+        if series.get(i) != (name or dev_id):
+            bad.append("GPU[%d] series %r, want %r" % (i, series.get(i), name or dev_id))
+    check("rocm-smi (ROCm's)", not bad, "; ".join(bad[:3]) or
+          "%d GPUs: bus ids, VRAM/GTT, card series" % len(want))
+
+
 def this_machine():
     """This machine's mounts a host has no business showing (as src/host/mount_table.h
     decides: read-only memory file systems, single files bound in outside /etc) and its
@@ -521,6 +594,7 @@ def checks(fx, out, gpus=(), devices=(), tools=(), snapshot=None, machine=None, 
         check("test -c /dev/nvidia0", got == want, "%s, want %s" % (got, want))
     nvidia_smi_checks(list(gpus), s, check)
     vendor_tool_checks(list(devices), set(tools), s, check)
+    rocm_smi_checks(list(devices), snapshot or {}, s, check)
     if snapshot is not None and machine is not None:
         leak_checks(snapshot, machine, s, check, environment or {})
     mac_checks(fx, list(devices), s, check)

@@ -49,6 +49,18 @@ run hlsmi-query hl-smi -Q name,bus_id,memory.total -f csv,noheader,nounits
 run neuronls-json neuron-ls -j
 run xpusmi-json xpu-smi discovery -j
 run vulkaninfo-full vulkaninfo
+# ROCm's own rocm-smi (Debian's librocm-smi64, not an emulator): its script run
+# by path, past the snapshot's tool shims on PATH.
+echo "=== rocmsmi-real"
+if [ -f /usr/libexec/rocm_smi/rocm_smi.py ] && [ -x /usr/bin/python3 ]; then
+  out=$(/usr/bin/python3 /usr/libexec/rocm_smi/rocm_smi.py --showbus --showmeminfo vram gtt \
+    --showproductname 2>&1)
+  rc=$?
+  printf '%s\n' "$out"
+  echo "=== exit $rc"
+else
+  echo "=== exit missing"
+fi
 # What this machine is must not show through (docs/hwsim.md "Nothing of this
 # machine leaks"): cgroups, mounts, PID 1, a container check.
 run self-cgroup cat /proc/self/cgroup
