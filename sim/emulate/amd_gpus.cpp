@@ -38,8 +38,7 @@ std::optional<std::uint64_t> recorded_bytes(const Snapshot& snapshot, const std:
   if (!text) return std::nullopt;
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value, 10);
-  if (ec != std::errc() || end != text->data() + text->size() || text->empty())
-    return std::nullopt;
+  if (ec != std::errc() || end != text->data() + text->size() || text->empty()) return std::nullopt;
   return value;
 }
 

@@ -11,6 +11,7 @@
 #include <cctype>
 
 #include "sim/emulate/nvidia_smi_fields.h"
+#include "sim/emulate/nvidia_smi_sections.h"
 #include "src/snapshot/recorded_time.h"
 
 namespace hwaccel::sim {
@@ -236,6 +237,7 @@ ToolAnswer emulate_nvidia_smi(const EmulatedHost& host, const std::vector<std::s
         auto comma = d.find(',', at);
         display.push_back(
             d.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        ok = display_sections(display.back()).has_value();
         if (comma == std::string::npos) break;
         at = comma + 1;
       }

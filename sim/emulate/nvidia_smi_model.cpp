@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string_view>
 
+#include "sim/emulate/nvidia_smi_sections.h"
 #include "src/probe/nvidia_smi_csv.h"
 
 namespace hwaccel::sim {
@@ -28,6 +29,13 @@ void add_recorded_queries(const Snapshot& s, NvModel& m) {
   for (const auto& [argv, tool] : s.tools) {
     if (!is_nvidia_smi(argv) || tool.run.outcome != ToolOutcome::exited || tool.run.exit_code != 0)
       continue;
+    // A whole `-q`: its sections answer `-q -d` (sim/emulate/nvidia_smi_sections.h).
+    if (argv.size() == 2 && (argv[1] == "-q" || argv[1] == "--query")) {
+      for (auto& [bus, sections] : recorded_q_sections(tool.run.out))
+        for (auto& g : m.gpus)
+          if (!g.bus_id.empty() && g.bus_id == bus) g.q_sections = sections;
+      continue;
+    }
     bool query = false, apps = false, header = true;
     for (const auto& a : argv) {
       query = query || a.rfind("--query-gpu=", 0) == 0;

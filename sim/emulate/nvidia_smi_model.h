@@ -23,6 +23,13 @@ struct NvMig {
   std::optional<std::uint64_t> total_mib, free_mib;
 };
 
+// One per-GPU section of a recorded `nvidia-smi -q`: its title and its lines as
+// recorded (the title line included).
+struct NvQSection {
+  std::string title;
+  std::string text;
+};
+
 struct NvGpu {
   int index = 0;
   std::string name, uuid;
@@ -39,6 +46,9 @@ struct NvGpu {
   // The compute processes a recorded --query-compute-apps lists on this GPU, in
   // its order (src/probe/nvidia_smi_processes.h); none where none was recorded.
   std::vector<RecordedProcess> processes;
+  // The sections of a recorded `nvidia-smi -q` for this GPU, in its order; none
+  // where no -q was recorded (sim/emulate/nvidia_smi_sections.h).
+  std::vector<NvQSection> q_sections;
 };
 
 struct NvModel {

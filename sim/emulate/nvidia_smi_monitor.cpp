@@ -175,7 +175,7 @@ std::string nvsmi_help(const NvModel& m) {
          "\n"
          "    nvidia-smi                       the summary table\n"
          "    -L, --list-gpus                  the GPUs and their MIG devices\n"
-         "    -q [-x] [-d MEMORY]              the query report (text or XML)\n"
+         "    -q [-x] [-d NAME,...]            the query report (text or XML), or its sections\n"
          "    --query-gpu=FIELDS --format=csv[,noheader][,nounits]\n"
          "    --help-query-gpu                 the fields --query-gpu takes\n"
          "    --query-compute-apps=FIELDS --format=csv[,noheader][,nounits]\n"

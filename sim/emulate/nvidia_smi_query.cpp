@@ -5,10 +5,12 @@
 // MIG device blocks), the field list of their --help-query-gpu, the unknown-field
 // wording that src/probe/nvidia_smi_errors.cpp reads (exit 2), and NVIDIA's
 // nvsmi_device DTD element names for the XML (product_name, fb_memory_usage, ...).
+#include <algorithm>
 #include <cstdio>
 
 #include "sim/emulate/nvidia_smi.h"
 #include "sim/emulate/nvidia_smi_fields.h"
+#include "sim/emulate/nvidia_smi_sections.h"
 #include "src/probe/nvidia_smi_csv.h"
 
 namespace hwaccel::sim {
@@ -158,6 +160,38 @@ ToolAnswer nvsmi_query_gpu(const NvModel& m, const std::vector<int>& gpus,
   return {out, "", 0};
 }
 
+// The sections `display` selects, in -q's order: as recorded where the snapshot
+// holds a -q, else built from the model (FB memory from the detection).
+std::string displayed_sections(const NvGpu& g, const std::vector<std::string>& display) {
+  const std::vector<std::string> titles = displayed_titles(display);
+  auto asked = [&](const std::string& t) {
+    return std::find(titles.begin(), titles.end(), t) != titles.end();
+  };
+  std::string out;
+  if (!g.q_sections.empty()) {
+    for (const auto& sec : g.q_sections)
+      if (asked(sec.title)) out += sec.text;
+    return out;
+  }
+  // Nothing recorded: every section in the table's order, built where the model can.
+  for (const auto& t : titles) {
+    if (t == "FB Memory Usage") {
+      out += section(1, "FB Memory Usage") + kv(2, "Total", mib_text(g.total_mib));
+      out += kv(2, "Reserved",
+                g.total_mib && g.free_mib && g.used_mib
+                    ? mib_text(*g.total_mib - *g.free_mib - *g.used_mib)
+                    : "N/A");
+      out += kv(2, "Used", g.total_mib ? mib_text(g.used_mib) : "N/A");
+      out += kv(2, "Free", mib_text(g.free_mib));
+    } else if (t == "BAR1 Memory Usage") {
+      out += section(1, t) + kv(2, "Total", "N/A") + kv(2, "Used", "N/A") + kv(2, "Free", "N/A");
+    } else {
+      out += built_q_section(g, t);
+    }
+  }
+  return out;
+}
+
 std::string nvsmi_q(const NvModel& m, const std::vector<int>& gpus,
                     const std::vector<std::string>& display, const std::string& when) {
   auto want = [&](const char* what) {
@@ -214,7 +248,10 @@ std::string nvsmi_q(const NvModel& m, const std::vector<int>& gpus,
       out += kv(4, "Max", num(g.pcie_width_max, "x")) +
              kv(4, "Current", num(g.pcie_width_current, "x"));
     }
-    if (want("MEMORY")) {
+    if (!display.empty() &&
+        !(display.size() == 1 && display[0] == "MEMORY" && g.q_sections.empty())) {
+      out += displayed_sections(g, display);
+    } else if (want("MEMORY")) {
       out += section(1, "FB Memory Usage");
       out += kv(2, "Total", mib_text(g.total_mib));
       out += kv(2, "Reserved",

@@ -256,8 +256,12 @@ ToolAnswer emulate_rocm_smi(const EmulatedHost& host, const std::vector<std::str
       // Each type is amdgpu's own counter pair (mem_info_{vram,vis_vram,gtt}_*),
       // as rocm-smi reads it; one not recorded is N/A, never another's figure.
       const std::string t(type);
-      const auto& total_bytes = t == "vram" ? g.vram_total : t == "gtt" ? g.gtt_total : g.vis_vram_total;
-      const auto& used_bytes = t == "vram" ? g.vram_used : t == "gtt" ? g.gtt_used : g.vis_vram_used;
+      const auto& total_bytes = t == "vram"  ? g.vram_total
+                                : t == "gtt" ? g.gtt_total
+                                             : g.vis_vram_total;
+      const auto& used_bytes = t == "vram"  ? g.vram_used
+                               : t == "gtt" ? g.gtt_used
+                                            : g.vis_vram_used;
       std::string total = total_bytes ? std::to_string(*total_bytes) : "N/A";
       std::string used = used_bytes ? std::to_string(*used_bytes) : "N/A";
       return std::vector<Field>{{label + " Total Memory (B)", total},
