@@ -4,6 +4,7 @@
 
 #include "src/host/live_host.h"
 #include "src/host/snapshot_host.h"
+#include "src/probe/cuda_nvml_doc.h"
 #include "src/probe/cuda_probe.h"
 #include "src/probe/nvidia_smi_csv.h"
 #include "src/probe/pci_bus.h"
@@ -390,6 +391,22 @@ void add_recorded_monitoring(const Snapshot& snapshot, Model& model) {
         Gpu& gpu = model.gpus[i];
         if (key != gpu.bus_id && key != "#" + std::to_string(gpu.index)) continue;
         for (const auto& [field, cell] : cells) gpu.cells[field] = cell;
+      }
+  }
+  // What a recorded hwaccel-nvml asked NVML itself (its "monitor" cells, in
+  // --query-gpu's words, and its processes): where nvidia-smi recorded nothing.
+  for (const auto& [argv, tool] : snapshot.tools) {
+    if (argv.empty() || argv[0].substr(argv[0].rfind('/') + 1) != "hwaccel-nvml" ||
+        tool.run.outcome != ToolOutcome::exited || tool.run.exit_code != 0)
+      continue;
+    const NvmlDocument doc = parse_nvml_document(tool.run.out);
+    for (const auto& d : doc.devices)
+      for (std::size_t i = 0; i < model.whole_gpus; ++i) {
+        Gpu& gpu = model.gpus[i];
+        if (d.pci_bus_id.empty() || d.pci_bus_id != gpu.bus_id) continue;
+        for (const auto& [field, cell] : d.monitor) gpu.cells.emplace(field, cell);
+        if (gpu.processes.empty())
+          for (const auto& p : d.processes) gpu.processes.push_back({p.pid, p.name, p.used_memory});
       }
   }
   if (auto seconds = parse_recorded_time(recorded_time_of(snapshot)))

@@ -110,8 +110,9 @@ struct Model {
 };
 
 // The recorded monitoring figures of `snapshot` (every recorded `nvidia-smi
-// --query-gpu` with a header, over the -q cells already in Gpu::q), the compute
-// processes of a recorded --query-compute-apps, and its time.
+// --query-gpu` with a header, over the -q cells already in Gpu::q; then the
+// getters a recorded hwaccel-nvml asked, for fields those lack), the compute
+// processes of a recorded --query-compute-apps (else hwaccel-nvml's), and its time.
 void add_recorded_monitoring(const Snapshot& snapshot, Model& model);
 
 // The model of `host` (a SnapshotHost): runs the cuda probe on it.

@@ -146,6 +146,57 @@ class Reader {
   std::vector<std::string>& problems_;
 };
 
+// A field name as nvidia-smi spells them: lower case, digits, '.', '_'.
+bool field_name(const std::string& key) {
+  if (key.empty() || key.size() > kMaxNvmlMonitorText) return false;
+  for (char c : key)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_')) return false;
+  return true;
+}
+
+void read_monitor(Reader& r, const json& d, const std::string& where, NvmlDevice& device) {
+  if (const json* cells = r.member(d, "monitor")) {
+    if (!cells->is_object()) {
+      r.problem(where + ".monitor", "not an object");
+    } else {
+      for (auto it = cells->begin(); it != cells->end(); ++it) {
+        if (device.monitor.size() == kMaxNvmlMonitorCells) {
+          r.problem(where + ".monitor",
+                    "more than " + std::to_string(kMaxNvmlMonitorCells) + " cells; the rest left");
+          break;
+        }
+        const std::string at = where + ".monitor." + printable_line(it.key(), 64);
+        if (!field_name(it.key())) {
+          r.problem(at, "not a field name");
+          continue;
+        }
+        if (!it->is_string() || it->get_ref<const std::string&>().size() > kMaxNvmlMonitorText) {
+          r.problem(at, "not a cell of up to " + std::to_string(kMaxNvmlMonitorText) + " bytes");
+          continue;
+        }
+        device.monitor.emplace_back(it.key(),
+                                    printable_line(it->get<std::string>(), kMaxNvmlMonitorText));
+      }
+    }
+  }
+  if (const json* list = r.array(d, "processes", where, kMaxNvmlProcesses))
+    for (std::size_t i = 0; i < list->size() && i < kMaxNvmlProcesses; ++i) {
+      const json& p = (*list)[i];
+      const std::string at = where + ".processes[" + std::to_string(i) + "]";
+      if (!p.is_object()) {
+        r.problem(at, "not an object");
+        continue;
+      }
+      auto pid = r.count(p, "pid", at, UINT32_MAX);
+      if (!pid) continue;
+      NvmlProcess process;
+      process.pid = static_cast<unsigned>(*pid);
+      process.used_memory = r.count(p, "used_memory", at);
+      process.name = r.text(p, "name", at);
+      device.processes.push_back(std::move(process));
+    }
+}
+
 NvmlMigDevice read_mig(Reader& r, const json& m, const std::string& where) {
   NvmlMigDevice mig;
   mig.index = r.small(m, "index", where, 1024);
@@ -213,6 +264,7 @@ NvmlDevice read_device(Reader& r, const json& d, const std::string& where) {
   }
   device.numa_affinity = r.small(d, "numa_affinity", where, 1 << 16);
   device.errors = r.errors(d, where, &device.memory_not_supported);
+  read_monitor(r, d, where, device);
   return device;
 }
 

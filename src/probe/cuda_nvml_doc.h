@@ -15,6 +15,8 @@
 //                 "cpu_affinity": "0-55,112-167", "numa_affinity": 0,
 //                 "addressing_mode": "None", "c2c_enabled": false,
 //                 "persistence_mode": true, "compute_mode": 0,
+//                 "monitor": {"temperature.gpu": "52", "power.draw.instant": "625.24", ...},
+//                 "processes": [{"pid": 10291, "used_memory": 2690646016, "name": "..."}],
 //                 "errors": [{"call": "nvmlDeviceGetMemoryInfo", "rc": 3,
 //                             "error": "Not Supported"}]}],
 //    "topology": [{"a": 0, "b": 1, "level": 40}], "errors": []}
@@ -38,6 +40,9 @@ inline constexpr std::size_t kMaxNvmlMigDevices = 64;
 inline constexpr std::size_t kMaxNvmlLinks = 18;
 inline constexpr std::size_t kMaxNvmlErrors = 256;
 inline constexpr std::size_t kMaxNvmlString = 256;
+inline constexpr std::size_t kMaxNvmlMonitorCells = 64;
+inline constexpr std::size_t kMaxNvmlMonitorText = 64;  // a field name or a cell
+inline constexpr std::size_t kMaxNvmlProcesses = 256;
 
 struct NvmlMemory {
   std::optional<std::uint64_t> total, used, free;
@@ -55,6 +60,13 @@ struct NvmlLink {
   bool active = false;
   std::string remote_pci_bus_id;  // normalised; "" when not given
   std::string remote_type;        // "gpu", "switch"; "" when not given
+};
+
+// A compute process NVML listed (nvmlDeviceGetComputeRunningProcesses).
+struct NvmlProcess {
+  unsigned pid = 0;
+  std::optional<std::uint64_t> used_memory;  // bytes
+  std::string name;                          // "" when NVML gave none
 };
 
 struct NvmlDevice {
@@ -76,6 +88,11 @@ struct NvmlDevice {
   std::string cpu_affinity;
   std::optional<int> numa_affinity;
   std::vector<std::string> errors;  // "nvmlDeviceGetMemoryInfo: Not Supported (3)"
+  // The monitoring getters' answers (tools/hwaccel_nvml/nvml_monitor.h): nvidia-smi's
+  // --query-gpu field names and cells ("temperature.gpu" -> "52", "[N/A]"), in
+  // the document's order; and the compute processes. Empty where not asked.
+  std::vector<std::pair<std::string, std::string>> monitor;
+  std::vector<NvmlProcess> processes;
   // nvmlDeviceGetMemoryInfo said NVML_ERROR_NOT_SUPPORTED (3): GB10 and Jetson,
   // whose GPU has no memory of its own.
   bool memory_not_supported = false;

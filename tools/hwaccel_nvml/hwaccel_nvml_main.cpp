@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "tools/hwaccel_nvml/nvml_abi.h"
+#include "tools/hwaccel_nvml/nvml_call.h"
+#include "tools/hwaccel_nvml/nvml_monitor.h"
 
 namespace hwaccel_nvml {
 namespace {
@@ -25,38 +27,6 @@ using nlohmann::json;
 constexpr int kDocumentVersion = 1;
 constexpr unsigned kMaxDevices = 64;     // more than any machine has; bounds the output
 constexpr unsigned kMaxMigDevices = 64;  // NVML's own limit per GPU is 7 on today's parts
-
-class Nvml {
- public:
-  explicit Nvml(void* library) : library_(library) {}
-  template <typename Fn>
-  Fn get(const char* name) const {
-    return reinterpret_cast<Fn>(dlsym(library_, name));
-  }
-  std::string error_string(Return rc) const {
-    auto fn = get<ErrorStringFn>("nvmlErrorString");
-    const char* text = fn ? fn(rc) : nullptr;
-    return text ? std::string(text) : "error " + std::to_string(rc);
-  }
-
- private:
-  void* library_;
-};
-
-// The call's name, its code and NVML's words for it, into `errors`.
-void note(const Nvml& nvml, json& errors, const std::string& call, Return rc) {
-  errors.push_back({{"call", call}, {"rc", rc}, {"error", nvml.error_string(rc)}});
-}
-
-// Calls `name` through `call(fn)`; a missing symbol is NVML_ERROR_FUNCTION_NOT_FOUND.
-template <typename Fn, typename Call>
-bool ask(const Nvml& nvml, json& errors, const char* name, Call call) {
-  auto fn = nvml.get<Fn>(name);
-  const Return rc = fn ? call(fn) : kErrorFunctionNotFound;
-  if (rc == kSuccess) return true;
-  note(nvml, errors, name, rc);
-  return false;
-}
 
 std::string cut(const char* text, std::size_t size) {
   return std::string(text, strnlen(text, size));
@@ -216,6 +186,7 @@ json device_document(const Nvml& nvml, unsigned index, Device device) {
   if (ask<IntFn>(nvml, errors, "nvmlDeviceGetComputeMode",
                  [&](auto fn) { return fn(device, &state); }))
     out["compute_mode"] = state;
+  monitoring(nvml, device, out, errors);
   out["errors"] = errors;
   return out;
 }

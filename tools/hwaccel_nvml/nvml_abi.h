@@ -74,6 +74,30 @@ inline constexpr int kAffinityScopeNode = 0;    // NVML_AFFINITY_SCOPE_NODE
 inline constexpr int kNvLinkDeviceSwitch = 2;   // NVML_NVLINK_DEVICE_TYPE_SWITCH
 inline constexpr unsigned kAffinityWords = 64;  // 4096 CPUs or NUMA nodes
 using C2cFn = Return (*)(Device, C2cModeInfo*);
+
+// The monitoring getters (tools/hwaccel_nvml/nvml_monitor.cpp).
+inline constexpr Return kErrorNoPermission = 4;
+inline constexpr Return kErrorGpuIsLost = 15;
+inline constexpr int kPstateUnknown = 32;                        // NVML_PSTATE_UNKNOWN
+inline constexpr unsigned long long kValueNotAvailable = ~0ull;  // NVML_VALUE_NOT_AVAILABLE
+// nvmlUtilization_t: percent of the sample period.
+struct Utilization {
+  unsigned gpu;
+  unsigned memory;
+};
+// nvmlProcessInfo_v2_t / _v3_t (one layout): bytes, MIG ids 0xFFFFFFFF when not MIG.
+struct ProcessInfo {
+  unsigned pid;
+  unsigned long long used_gpu_memory;
+  unsigned gpu_instance_id;
+  unsigned compute_instance_id;
+};
+using SensorFn = Return (*)(Device, int, unsigned*);  // temperature, clocks by type
+using UtilizationFn = Return (*)(Device, Utilization*);
+using EngineUtilizationFn = Return (*)(Device, unsigned*, unsigned*);  // value, period (us)
+using ReasonsFn = Return (*)(Device, unsigned long long*);
+using ProcessesFn = Return (*)(Device, unsigned*, ProcessInfo*);
+using ProcessNameFn = Return (*)(unsigned, char*, unsigned);
 using AddressingFn = Return (*)(Device, AddressingMode*);
 
 }  // namespace hwaccel_nvml

@@ -157,5 +157,44 @@ TEST(CudaNvmlDoc, ControlBytesInStringsAreNotPassedOn) {
   EXPECT_EQ(doc.devices[0].name.find('\n'), std::string::npos);
 }
 
+// The monitoring getters' cells and the processes (tools/hwaccel_nvml/nvml_monitor.h),
+// as hwaccel-nvml printed them on the simulated h200-load.
+TEST(CudaNvmlDoc, MonitoringCellsAndProcessesAreRead) {
+  auto doc = parse_nvml_document(
+      R"({"hwaccel_nvml": 1, "status": "ok", "devices": [{"index": 0,)"
+      R"( "pci_bus_id": "00000000:83:00.0", "monitor": {"temperature.gpu": "52",)"
+      R"( "power.draw.instant": "626.26", "fan.speed": "[N/A]", "pstate": "P0"},)"
+      R"( "processes": [{"pid": 10309, "used_memory": 29605494784, "name": "./gpu_burn"},)"
+      R"( {"pid": 10291}]}]})");
+  ASSERT_TRUE(doc.parsed);
+  EXPECT_TRUE(doc.problems.empty()) << doc.problems.front();
+  const auto& d = doc.devices.at(0);
+  ASSERT_EQ(d.monitor.size(), 4u);
+  EXPECT_EQ(d.monitor[0], (std::pair<std::string, std::string>{"fan.speed", "[N/A]"}));
+  EXPECT_EQ(d.monitor[3], (std::pair<std::string, std::string>{"temperature.gpu", "52"}));
+  ASSERT_EQ(d.processes.size(), 2u);
+  EXPECT_EQ(d.processes[0].pid, 10309u);
+  EXPECT_EQ(d.processes[0].used_memory, 29605494784u);
+  EXPECT_EQ(d.processes[0].name, "./gpu_burn");
+  EXPECT_FALSE(d.processes[1].used_memory);
+}
+
+TEST(CudaNvmlDoc, MonitoringCellsAreBoundedAndOnlyFieldNames) {
+  std::string many = R"({"hwaccel_nvml": 1, "status": "ok", "devices": [{"monitor": {)";
+  for (int i = 0; i < 100; ++i)
+    many += (i ? ", " : "") + std::string("\"f") + std::to_string(i) + "\": \"1\"";
+  many += R"(}, "processes": [{"pid": -1}, {"pid": "x"}, 7]}]})";
+  auto doc = parse_nvml_document(many);
+  ASSERT_TRUE(doc.parsed);
+  EXPECT_EQ(doc.devices.at(0).monitor.size(), kMaxNvmlMonitorCells);
+  EXPECT_TRUE(doc.devices.at(0).processes.empty());
+  auto odd = parse_nvml_document(
+      R"({"hwaccel_nvml": 1, "status": "ok", "devices": [{"monitor": {"Temp; rm -rf": "1",)"
+      R"( "temperature.gpu": 52, "power.draw": "1234567890123456789012345678901234567890123456789012345678901234567890"}}]})");
+  ASSERT_TRUE(odd.parsed);
+  EXPECT_TRUE(odd.devices.at(0).monitor.empty());
+  EXPECT_EQ(odd.problems.size(), 3u);
+}
+
 }  // namespace
 }  // namespace hwaccel

@@ -58,6 +58,20 @@ TEST(NvidiaSoftware, EachTraceAloneSaysTheSoftwareIsThere) {
   failed.run.exit_code = 9;
   missing.tools[{"nvidia-smi"}] = failed;
   EXPECT_TRUE(nvidia_software(missing).present) << "one run found it";
+  // hwaccel detect's NVML path runs no nvidia-smi: its helper's document says
+  // whether libnvidia-ml.so.1 loaded.
+  Snapshot helper;
+  ToolEntry loaded;
+  loaded.run.out = R"({"hwaccel_nvml": 1, "status": "init_failed", "errors": []})";
+  helper.tools[{"/usr/libexec/hwaccel/hwaccel-nvml"}] = loaded;
+  EXPECT_TRUE(nvidia_software(helper).present);
+  ToolEntry no_library;
+  no_library.run.out = R"({"hwaccel_nvml": 1, "status": "no_library", "detail": "x"})";
+  helper.tools[{"/usr/libexec/hwaccel/hwaccel-nvml"}] = no_library;
+  EXPECT_FALSE(nvidia_software(helper).present);
+  no_library.run.out = "garbage";
+  helper.tools[{"/usr/libexec/hwaccel/hwaccel-nvml"}] = no_library;
+  EXPECT_FALSE(nvidia_software(helper).present);
   // Names that only look alike are not NVIDIA's.
   Snapshot alike;
   alike.files["/sys/module/nvidia_uvm_fake"] = FileEntry{};
