@@ -135,13 +135,14 @@ struct Parts {
   double bytes_time = 0;  // decode: weights + KV over the bandwidth; prefill: the bytes term
   double flops_time = 0;  // prefill: FLOPs over the activation format's peak
   double per_layer_time = 0;
+  bool eight_bit = false;  // prefill GEMMs in an 8-bit format (fp8, int8)
 };
 
 std::optional<Parts> parts(const CalibrationRow& row, const RuntimeProfile& p,
                            const Catalogue& cat) {
   RuntimeProfile unit = p;
   unit.decode_efficiency = 1, unit.prefill_efficiency = 1, unit.per_token_us = 0;
-  unit.per_layer_us = 0;
+  unit.per_layer_us = 0, unit.prefill_fixed_us = 0, unit.prefill_efficiency_8bit = 0;
   Catalogue c1 = with_profile(cat, unit);
   auto e1 = estimate_with(row, c1);
   if (!e1) return std::nullopt;
@@ -153,6 +154,12 @@ std::optional<Parts> parts(const CalibrationRow& row, const RuntimeProfile& p,
     out.bytes_time = t1;
     return out;
   }
+  const Sku* sku = cat.find(row.device);
+  const QuantLevel* q = find_quant(row.quant);
+  if (sku && q) {
+    std::string f = activation_format(&p, *q, *sku, row.runtime);
+    out.eight_bit = f == "fp8" || f == "int8";
+  }
   unit.prefill_efficiency = 0.5;
   auto e2 = estimate_with(row, with_profile(cat, unit));
   if (!e2) return std::nullopt;
@@ -160,6 +167,87 @@ std::optional<Parts> parts(const CalibrationRow& row, const RuntimeProfile& p,
   out.flops_time = t2 - t1;
   out.bytes_time = t1 - out.flops_time;
   return out;
+}
+
+// One prefill row: FLOPs time at efficiency 1, the time left after the bytes,
+// the measured time, and whether its GEMMs ran in an 8-bit format.
+struct PrefillPoint {
+  double flops_time = 0, left = 0, time = 0;
+  bool eight_bit = false;
+};
+
+struct PrefillFit {
+  double eff16 = 0, eff8 = 0, err = 0;  // 0: no row of that kind
+};
+
+// Efficiencies as the median over the rows of FLOPs time / (time left - the
+// fixed cost), 8-bit rows apart when `split`; err: the sum of the squared
+// relative errors of the rows' times.
+PrefillFit prefill_medians(const std::vector<PrefillPoint>& pts, double fixed, bool split) {
+  std::vector<double> e16, e8;
+  for (const auto& q : pts)
+    if (q.left - fixed > 0)
+      (split && q.eight_bit ? e8 : e16).push_back(std::min(1.0, q.flops_time / (q.left - fixed)));
+  PrefillFit f;
+  if (!e16.empty()) f.eff16 = median(e16);
+  if (!e8.empty()) f.eff8 = median(e8);
+  for (const auto& q : pts) {
+    double eff = split && q.eight_bit ? f.eff8 : f.eff16;
+    if (eff <= 0) continue;
+    double r = (fixed + q.flops_time / eff - q.left) / q.time;
+    f.err += r * r;
+  }
+  return f;
+}
+
+// Prefill: time = fixed + FLOPs time / efficiency + bytes time. One
+// efficiency for 16-bit activations and one for 8-bit ones where the rows
+// have both (TensorRT-LLM's FP8 on H100 reaches a smaller share of the FP8
+// peak than FP16 on A100 of its own). The fixed cost is fitted only for a
+// profile that gives one (prefill_fixed_us) and where a group of rows spans
+// prompt sizes (FLOPs 1.2x apart), as the one that
+// minimises the squared relative errors over [0, bound] in 1/200 steps; it is
+// bounded by what the shortest row leaves after its bytes, so it can never
+// exceed what any row measures, and a cost that needs an efficiency of 1 is
+// not taken. Else the profile's is kept (within the bound).
+void fit_prefill(RuntimeProfile& p, const std::vector<PrefillPoint>& pts) {
+  bool has8 = false, has16 = false;
+  double bound = pts.front().left;
+  for (const auto& q : pts) (q.eight_bit ? has8 : has16) = true, bound = std::min(bound, q.left);
+  bound = std::max(0.0, bound);
+  const bool split = has8 && has16;
+  bool spans = false;
+  for (bool g : {false, true}) {
+    double lo = 0, hi = 0;
+    int n = 0;
+    for (const auto& q : pts)
+      if (!split || q.eight_bit == g) {
+        lo = n ? std::min(lo, q.flops_time) : q.flops_time;
+        hi = n ? std::max(hi, q.flops_time) : q.flops_time;
+        ++n;
+      }
+    spans = spans || (n >= 2 && hi > 1.2 * lo);
+  }
+  double fixed = std::min(p.prefill_fixed_us * 1e-6, bound);
+  if (spans && p.prefill_fixed_fitted) {
+    double best = -1;
+    for (int k = 0; k <= 200; ++k) {
+      double a = bound * k / 200;
+      PrefillFit f = prefill_medians(pts, a, split);
+      if (f.eff16 >= 1 || f.eff8 >= 1) continue;  // a share of 1 is not physical
+      if (best < 0 || f.err < best) best = f.err, fixed = a;
+    }
+  }
+  PrefillFit f = prefill_medians(pts, fixed, split);
+  p.prefill_fixed_us = fixed * 1e6;
+  if (split) {
+    if (f.eff16 > 0) p.prefill_efficiency = f.eff16;
+    if (f.eff8 > 0) p.prefill_efficiency_8bit = f.eff8;
+  } else if (f.eff16 > 0) {
+    // All rows of one kind: 8-bit rows refit the 8-bit share the profile has.
+    (has8 && p.prefill_efficiency_8bit > 0 ? p.prefill_efficiency_8bit : p.prefill_efficiency) =
+        f.eff16;
+  }
 }
 
 }  // namespace
@@ -217,14 +305,14 @@ RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<Calibr
     p.per_token_us = a * 1e6;
     p.decode_efficiency = 1 / b;
   }
-  std::vector<double> effs;
+  std::vector<PrefillPoint> pts;
   for (const auto* row : pre) {
     auto pt = parts(*row, p, cat);
     if (!pt || pt->flops_time <= 0) continue;
-    double left = row->prompt / row->measured - pt->bytes_time / p.decode_efficiency;
-    if (left > 0) effs.push_back(std::min(1.0, pt->flops_time / left));
+    double t = row->prompt / row->measured;
+    pts.push_back({pt->flops_time, t - pt->bytes_time / p.decode_efficiency, t, pt->eight_bit});
   }
-  if (!effs.empty()) p.prefill_efficiency = median(effs);
+  if (!pts.empty()) fit_prefill(p, pts);
   return p;
 }
 

@@ -301,7 +301,7 @@ PerfClass read_perf(const TableReader& r, const std::string& name) {
 RuntimeProfile read_profile(const TableReader& r, const std::string& runtime,
                             const std::string& cls) {
   r.allow_only({"decode_efficiency", "prefill_efficiency", "per_token_us", "per_layer_us",
-                "activation", "source", "rows"});
+                "prefill_fixed_us", "prefill_efficiency_8bit", "activation", "source", "rows"});
   RuntimeProfile p;
   p.runtime = runtime;
   p.perf_class = cls;
@@ -314,6 +314,13 @@ RuntimeProfile read_profile(const TableReader& r, const std::string& runtime,
   p.prefill_efficiency = r.number("prefill_efficiency");
   p.per_token_us = r.number_in_or("per_token_us", 0, kMaxOverheadUs, "us", 0);
   p.per_layer_us = r.number_in_or("per_layer_us", 0, kMaxOverheadUs, "us", 0);
+  p.prefill_fixed_us = r.number_in_or("prefill_fixed_us", 0, kMaxOverheadUs, "us", 0);
+  p.prefill_fixed_fitted = r.has("prefill_fixed_us");
+  if (r.has("prefill_efficiency_8bit")) {
+    p.prefill_efficiency_8bit = r.number("prefill_efficiency_8bit");
+    if (!(p.prefill_efficiency_8bit > 0 && p.prefill_efficiency_8bit <= 1))
+      r.fail("prefill_efficiency_8bit", "expected a fraction in (0, 1]");
+  }
   p.activation = r.text_or("activation", "weights");
   const auto& formats = known_formats();
   if (p.activation != "weights" &&

@@ -46,6 +46,16 @@ struct RuntimeProfile {
   double prefill_efficiency = 0.3;
   double per_token_us = 0;  // fixed per decode step (launches, sampling, scheduler)
   double per_layer_us = 0;  // fixed per layer per step
+  // Fixed per prefill (the request's one step: launches, scheduling, the
+  // first token's sampling), paid once however long the prompt.
+  double prefill_fixed_us = 0;
+  // Whether the catalogue gives prefill_fixed_us: only then is it refitted
+  // (first-token latencies through an engine step, TensorRT-LLM; llama-bench's
+  // pp rows time the prompt alone, and a fixed cost fitted there was worse).
+  bool prefill_fixed_fitted = false;
+  // Share of an 8-bit activation format's peak (fp8, int8) at prefill, where
+  // the rows show it differs from the 16-bit share; 0: prefill_efficiency.
+  double prefill_efficiency_8bit = 0;
   // The format prefill GEMMs run in: a format name, or "weights" (the level's own).
   std::string activation = "weights";
   std::string source;

@@ -13,8 +13,13 @@ struct DeviceSpeed {
   double bandwidth = 0;  // bytes/s, already times efficiency
   double flops = 0;      // FLOP/s at the quant's compute format, times efficiency
   double overhead_per_layer = 0;
-  double per_token = 0;  // fixed per decode step (the runtime profile's)
+  double per_token = 0;      // fixed per decode step (the runtime profile's)
+  double prefill_fixed = 0;  // fixed per prefill (the runtime profile's)
 };
+
+bool eight_bit(const std::string& format) {
+  return format == "fp8" || format == "int8";
+}
 
 std::optional<DeviceSpeed> speed(const PlanDevice& d, const ModelCost& c, const Catalogue& cat,
                                  std::string* missing) {
@@ -38,9 +43,13 @@ std::optional<DeviceSpeed> speed(const PlanDevice& d, const ModelCost& c, const 
       d.sku ? activation_format(profile, c.quant, *d.sku, c.workload.runtime) : "fp32";
   if (profile) {
     s.bandwidth = d.bandwidth() * profile->decode_efficiency;
-    s.flops = d.peak(format) * profile->prefill_efficiency;
+    double eff = eight_bit(format) && profile->prefill_efficiency_8bit > 0
+                     ? profile->prefill_efficiency_8bit
+                     : profile->prefill_efficiency;
+    s.flops = d.peak(format) * eff;
     s.overhead_per_layer = profile->per_layer_us * 1e-6;
     s.per_token = profile->per_token_us * 1e-6;
+    s.prefill_fixed = profile->prefill_fixed_us * 1e-6;
   } else {
     s.bandwidth = d.bandwidth() * perf->decode_efficiency;
     s.flops = d.peak(format) * perf->prefill_efficiency;
@@ -144,6 +153,7 @@ std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, cons
       m.moe() ? experts_touched(m.experts, m.experts_per_token, tokens) / m.experts : 1;
   double layer_bytes = c.weights.per_layer - expert_layer + expert_layer * touched;
   double total = 0;
+  double fixed = 0;  // the runtime's fixed cost, once per prefill
   for (std::size_t si = 0; si < plan.stages.size(); ++si) {
     const Stage& st = plan.stages[si];
     int tp = static_cast<int>(st.devices.size());
@@ -168,6 +178,7 @@ std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, cons
           t = std::min(t, flops / gpu->flops + chunks * bytes / plan.pp_link_bytes_s);
       }
       stage = std::max(stage, t);
+      fixed = std::max(fixed, s->prefill_fixed);
     }
     stage += 2.0 * st.layer_count *
              allreduce_seconds(tp, 2.0 * double(tokens) * m.hidden, plan.link_bytes_s);
@@ -175,7 +186,7 @@ std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, cons
       stage += kSlowLinkLatency + 2.0 * tokens * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
     total += stage;
   }
-  return total;
+  return total + fixed;
 }
 
 Estimate estimate(const Plan& plan, const ModelCost& c, const DeviceSet& set, const Catalogue& cat,

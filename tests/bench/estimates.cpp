@@ -47,9 +47,10 @@ int main(int argc, char** argv) {
         if (s && r.runtime == rt && s->perf_class == cls) ids += (ids.empty() ? "" : ", ") + r.id;
       }
       std::printf(
-          "  %s on %s: decode_efficiency %.3f per_token_us %.0f prefill_efficiency %.3f  [%s]\n",
+          "  %s on %s: decode_efficiency %.3f per_token_us %.0f prefill_efficiency %.3f "
+          "prefill_efficiency_8bit %.3f prefill_fixed_us %.0f  [%s]\n",
           rt.c_str(), cls.c_str(), f.decode_efficiency, f.per_token_us, f.prefill_efficiency,
-          ids.c_str());
+          f.prefill_efficiency_8bit, f.prefill_fixed_us, ids.c_str());
     }
   return 0;
 }

@@ -153,5 +153,41 @@ TEST(Calibration, AProfileRefitRecoversItsFigures) {
   for (const auto& l : leave_one_out(rows, cat)) ASSERT_TRUE(l);
 }
 
+TEST(Calibration, APrefillRefitRecoversItsFixedCostAndTheEightBitShare) {
+  // First-token rows made from a profile with a fixed cost per prefill and an
+  // 8-bit share apart from the 16-bit one (TensorRT-LLM's FP8 on H100, FP16
+  // on A100): the fit gives the three figures back.
+  Catalogue cat = builtin_catalogue();
+  RuntimeProfile p = cat.runtimes.at("trt-llm").at("nvidia-datacenter");
+  p.prefill_efficiency = 0.7, p.prefill_efficiency_8bit = 0.45, p.prefill_fixed_us = 2000;
+  p.prefill_fixed_fitted = true;
+  cat.runtimes["trt-llm"]["nvidia-datacenter"] = p;
+  std::vector<CalibrationRow> rows;
+  for (const auto& [dev, q] : {std::pair{"h100-sxm", "fp8"}, std::pair{"a100-80gb", "fp16"}})
+    for (int n : {128, 2048}) {
+      CalibrationRow r{std::string(dev) + std::to_string(n),
+                       dev,
+                       "trt-llm",
+                       "Llama-2-7B",
+                       q,
+                       1,
+                       n,
+                       0,
+                       "prefill",
+                       1,
+                       "s"};
+      r.measured = *calibration_estimate(r, cat);
+      rows.push_back(r);
+    }
+  RuntimeProfile start = p;
+  start.prefill_efficiency = 0.3, start.prefill_efficiency_8bit = 0.3, start.prefill_fixed_us = 0;
+  RuntimeProfile fit = fit_profile(start, rows, cat);
+  EXPECT_NEAR(fit.prefill_fixed_us, 2000, 40);
+  EXPECT_NEAR(fit.prefill_efficiency, 0.7, 0.01);
+  EXPECT_NEAR(fit.prefill_efficiency_8bit, 0.45, 0.01);
+  // Without prefill_fixed_us in the catalogue the fixed cost is not fitted.
+  start.prefill_fixed_fitted = false;
+  EXPECT_EQ(fit_profile(start, rows, cat).prefill_fixed_us, 0);
+}
 }  // namespace
 }  // namespace hwaccel::plan
