@@ -191,8 +191,8 @@ std::string emulator_program(bool emulated_tools) {
 
 // A private folder holding the empty log the namespace's emulator appends to
 // (the tree itself is a tmpfs there, gone with it); "" on failure.
-std::string emulator_log_dir(std::string& error) {
-  std::string dir = make_private_temp_dir("hwsim-emu-", error);
+std::string emulator_log_dir(std::string& error, const std::string& in) {
+  std::string dir = make_private_temp_dir("hwsim-emu-", error, in);
   if (dir.empty()) return "";
   TreePlan log;
   log.entries.push_back({PlannedEntry::Kind::file, "/log", "", "", 0600});
@@ -381,7 +381,12 @@ int RunCommand::run() const {
   if (args->latency && (sleep = latency_sleep(run_plan.tool_times, "hwsim run")).empty())
     return kExitUsage;
   std::string error;
-  std::string root = make_private_temp_dir("hwsim-run-", error);
+  // The run's scratch folders (the overlay's upper layer, the emulator's log) in
+  // the cache's private folder when there is one: in memory where the cache is
+  // (a /tmp on a busy disk made each mkdir and rmdir cost milliseconds).
+  const std::string scratch =
+      cache.path.empty() ? "" : cache.path.substr(0, cache.path.rfind('/'));
+  std::string root = make_private_temp_dir("hwsim-run-", error, scratch);
   if (root.empty()) {
     std::cerr << "error: " << error << "\n";
     return kExitCannotWrite;
@@ -415,7 +420,7 @@ int RunCommand::run() const {
       cached.root.empty() && (args->keep || args->no_namespace || !plan.error.empty());
   if (cached.root.empty()) sim::plan_emulator(plan, emulator, write_here);
   std::string log_dir;
-  if (!write_here && !emulator.empty()) log_dir = emulator_log_dir(error);
+  if (!write_here && !emulator.empty()) log_dir = emulator_log_dir(error, scratch);
   if (auto why = write_here ? write_tree(plan, root) : ""; !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);
