@@ -213,7 +213,14 @@ std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
                                                    const std::string& shim_dir,
                                                    std::vector<std::string>* refused,
                                                    std::vector<std::string>* notes) {
-  DeviceView view = device_view(snapshot);
+  return run_environment(device_view(snapshot), here, shim_dir, refused, notes);
+}
+
+std::map<std::string, std::string> run_environment(const DeviceView& view,
+                                                   const std::map<std::string, std::string>& here,
+                                                   const std::string& shim_dir,
+                                                   std::vector<std::string>* refused,
+                                                   std::vector<std::string>* notes) {
   std::map<std::string, std::string> env;
   std::vector<std::string> left_here;
   for (const auto& [key, value] : here) {

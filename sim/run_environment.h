@@ -49,6 +49,12 @@ std::map<std::string, std::string> run_environment(const Snapshot& snapshot,
                                                    const std::string& shim_dir,
                                                    std::vector<std::string>* refused = nullptr,
                                                    std::vector<std::string>* notes = nullptr);
+// The same from the snapshot's device view (`hwsim run`'s plan, sim/run_plan.h).
+std::map<std::string, std::string> run_environment(const DeviceView& view,
+                                                   const std::map<std::string, std::string>& here,
+                                                   const std::string& shim_dir,
+                                                   std::vector<std::string>* refused = nullptr,
+                                                   std::vector<std::string>* notes = nullptr);
 
 // `PATH` without relative or empty entries (each would search the current folder).
 std::string absolute_entries(std::string_view path);

@@ -9,7 +9,7 @@
 
 namespace hwaccel::cli {
 
-std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::string>& hide,
+std::string run_tree_key(std::string_view snapshot_sha256, const std::set<std::string>& hide,
                          const std::string& sleep_program, const sim::ShimHelpers& helpers) {
   const std::string build = program_build_id();
   if (build.empty()) return "";
@@ -20,22 +20,26 @@ std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::st
     h.update(" " + std::to_string(bytes.size()) + "\n");
     h.update(bytes);
   };
-  part("hwsim-run-tree 1 build", build);
+  part("hwsim-run-tree 2 build", build);
   part("sleep", sleep_program);
   part("cat helper", helpers.cat);
   part("sleep helper", helpers.sleep);
   for (const auto& name : hide) part("hide", name);
-  part("snapshot", snapshot_bytes);
+  part("snapshot sha256", snapshot_sha256);
   return h.hex();
 }
 
-RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
+TreeCacheDir open_run_tree_cache() {
+  std::string why_not;
+  const std::string base = default_tree_cache_base(why_not);
+  return base.empty() ? TreeCacheDir{"", why_not, ""} : open_tree_cache(base);
+}
+
+RunTree cached_run_tree(const TreeCacheDir& cache, const std::string& key,
+                        const std::function<const Snapshot*()>& snapshot,
                         const std::set<std::string>& hide, const std::string& sleep_program,
                         const sim::ShimHelpers& helpers, bool emulator, bool verbose) {
   RunTree out;
-  std::string why_not;
-  const std::string base = default_tree_cache_base(why_not);
-  TreeCacheDir cache = base.empty() ? TreeCacheDir{"", why_not} : open_tree_cache(base);
   if (cache.path.empty()) {
     if (verbose || cache.why_not != "HWSIM_TREE_CACHE=off")
       std::cerr << "hwsim run: note: no tree cache (" << cache.why_not
@@ -52,7 +56,9 @@ RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
     if (verbose) std::cerr << "hwsim run: note: the tree is the cached " << root << "\n";
     return out;
   }
-  TreePlan plan = sim::plan_materialize(snapshot, root, hide, sleep_program, helpers);
+  const Snapshot* parsed = snapshot();
+  if (!parsed) return out;  // the caller says it
+  TreePlan plan = sim::plan_materialize(*parsed, root, hide, sleep_program, helpers);
   if (!plan.error.empty()) return out;  // the caller says it
   if (emulator) sim::plan_emulator(plan, "(bound by the run)", false);
   EntryInUse in_use;

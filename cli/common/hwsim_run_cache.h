@@ -2,6 +2,7 @@
 // tree, and finding or writing its entry.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -13,12 +14,16 @@
 
 namespace hwaccel::cli {
 
-// SHA-256 over everything the tree depends on: the snapshot's bytes, hwsim's
-// build id, the tools hidden here, the --latency sleep program and the shims' helpers. "" when this
-// build has no build id (then nothing is cached: a rebuilt hwsim could not tell
-// its trees from an older one's).
-std::string run_tree_key(std::string_view snapshot_bytes, const std::set<std::string>& hide,
+// SHA-256 over everything the tree depends on: the snapshot's bytes (by their
+// SHA-256, `snapshot_sha256`: a warm run has it from its cached plan,
+// sim/run_plan.h), hwsim's build id, the tools hidden here, the --latency sleep
+// program and the shims' helpers. "" when this build has no build id (then
+// nothing is cached: a rebuilt hwsim could not tell its trees from an older one's).
+std::string run_tree_key(std::string_view snapshot_sha256, const std::set<std::string>& hide,
                          const std::string& sleep_program, const sim::ShimHelpers& helpers);
+
+// The tree cache (`cache.path` empty when there is none: `cache.why_not` says why).
+TreeCacheDir open_run_tree_cache();
 
 struct RunTree {
   std::string root;  // where the tree is; "" when the cache cannot be used
@@ -27,12 +32,14 @@ struct RunTree {
   EntryInUse in_use;  // the entry held until the run ends (no eviction under it)
 };
 
-// The cached tree for `key` (written first when missing or refused). Messages
-// for the user (a refused entry, why there is no cache) go to stderr.
-// `emulator`: the tree holds the emulator's placeholder and log
-// (sim/emulate/emulator_plan.h), which the run binds over; whether it does
-// follows from the snapshot's bytes, which the key holds.
-RunTree cached_run_tree(const std::string& key, const Snapshot& snapshot,
+// The cached tree for `key` in `cache` (written first when missing or refused,
+// from `snapshot()`: null when it cannot be had, said by the caller). Messages for
+// the user (a refused entry, why there is no cache) go to stderr. `emulator`:
+// the tree holds the emulator's placeholder and log (sim/emulate/emulator_plan.h),
+// which the run binds over; whether it does follows from the snapshot's bytes,
+// which the key holds.
+RunTree cached_run_tree(const TreeCacheDir& cache, const std::string& key,
+                        const std::function<const Snapshot*()>& snapshot,
                         const std::set<std::string>& hide, const std::string& sleep_program,
                         const sim::ShimHelpers& helpers, bool emulator, bool verbose);
 

@@ -16,13 +16,17 @@
 #include "sim/mount_plan.h"
 #include "sim/nvidia_software.h"
 #include "sim/run_environment.h"
+#include "sim/run_plan.h"
 #include "sim/shim_script.h"
 #include "sim/tool_spec.h"
 #include "src/host/live_host.h"
 #include "src/host/process_runner.h"
+#include "src/host/run_plan_cache.h"
 #include "src/host/sandbox_runner.h"
+#include "src/host/sha256.h"
 #include "src/host/snapshot_host.h"
 #include "src/host/tree_writer.h"
+#include "src/snapshot/limits.h"
 
 namespace hwaccel::cli {
 
@@ -56,9 +60,10 @@ std::string absolute(const std::string& dir, const std::string& cwd) {
 // Tools the snapshot records as not found that this machine would run from the
 // simulated PATH (its real folders come after the shims): they get a shim that
 // answers as a missing command does, so the real one does not run.
-std::set<std::string> real_tools_to_hide(const Snapshot& s, const std::string& path) {
+std::set<std::string> real_tools_to_hide(const std::set<std::string>& missing,
+                                         const std::string& path) {
   std::set<std::string> hide;
-  for (const auto& name : sim::tools_recorded_missing(s)) {
+  for (const auto& name : missing) {
     if (auto real = find_executable(name, path)) {
       std::cerr << "hwsim run: " << name << " is recorded as not found; this machine has " << *real
                 << ": hidden (without a namespace: a shim answers in its place, exit 127, \""
@@ -71,16 +76,10 @@ std::set<std::string> real_tools_to_hide(const Snapshot& s, const std::string& p
 
 // This machine's files that say what kind of machine it is (a container's
 // markers): the snapshot's where it records them, else hidden (sandbox_mask.h).
-MaskSpec container_markers(const Snapshot& s) {
+MaskSpec container_markers(const sim::RunPlan& plan) {
   MaskSpec masks;
-  for (const char* path :
-       {"/.dockerenv", "/run/.containerenv", "/run/systemd/container",
-        "/run/host/container-manager", "/var/run/secrets/kubernetes.io/serviceaccount"}) {
-    auto it = s.files.find(path);
-    bool present = it != s.files.end() && (it->second.kind == FileEntry::Kind::content ||
-                                           it->second.kind == FileEntry::Kind::dir);
-    (present ? masks.show : masks.hide).push_back(path);
-  }
+  masks.show = plan.markers_shown;
+  masks.hide = plan.markers_hidden;
   return masks;
 }
 
@@ -103,22 +102,16 @@ std::vector<std::string> all_on_path(const std::string& name, const std::string&
 // The snapshot's character devices in /dev. Each becomes this machine's /dev/null
 // in the namespace (src/host/sandbox_mask.h): a character device that reaches no
 // driver; the driver's numbers (sim/dev_nodes.h) are only said, with -v.
-std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
+std::vector<DevNode> dev_nodes(const sim::RunPlan& plan, bool verbose) {
   std::vector<DevNode> nodes;
-  for (auto it = s.files.lower_bound("/dev/"); it != s.files.end(); ++it) {
-    if (it->first.compare(0, 5, "/dev/") != 0) break;
-    if (it->second.kind != FileEntry::Kind::node || it->second.node_type != FileKind::char_device)
-      continue;
-    std::string real = sim::resolve_through_links(s, it->first);
-    if (real.compare(0, 5, "/dev/") != 0) continue;
-    auto n = sim::device_number(real);
-    nodes.push_back({real, n ? n->major : 0, n ? n->minor : 0, n ? n->mode : 0666});
+  for (const auto& d : plan.dev_nodes) {
+    nodes.push_back(d.node);
     if (verbose)
-      std::cerr << "hwsim run: note: " << sim::display_quote(real)
+      std::cerr << "hwsim run: note: " << sim::display_quote(d.node.path)
                 << ": a character device 1:3 (this machine's /dev/null: it reaches no driver)"
-                << (n ? "; the driver's would be " + std::to_string(n->major) + ":" +
-                            std::to_string(n->minor)
-                      : std::string())
+                << (d.known ? "; the driver's would be " + std::to_string(d.node.major) + ":" +
+                                  std::to_string(d.node.minor)
+                            : std::string())
                 << "\n";
   }
   return nodes;
@@ -126,7 +119,7 @@ std::vector<DevNode> dev_nodes(const Snapshot& s, bool verbose) {
 
 // What a namespace cannot change, said where it differs from the host (and,
 // with -v, what it never changes).
-void say_limits(const Snapshot& s, bool verbose) {
+void say_limits(const sim::RunPlan& s, bool verbose) {
   if (verbose)
     std::cerr << "hwsim run: limits: the CPU's own answers (cpuid: lscpu's flags and "
                  "hypervisor vendor) are this machine's; /proc/1 is the namespace's init, "
@@ -135,14 +128,14 @@ void say_limits(const Snapshot& s, bool verbose) {
                  "files: overlay or tmpfs)\n";
   LiveHost live;
   const Facts& here = live.facts();
-  if (!s.facts.kernel.empty() && (here.kernel != s.facts.kernel || here.arch != s.facts.arch))
+  if (!s.kernel.empty() && (here.kernel != s.kernel || here.arch != s.arch))
     std::cerr << "hwsim run: limits: uname(2) gives this machine's kernel and arch (" << here.kernel
-              << " " << here.arch << "; the host's: " << sim::display_quote(s.facts.kernel) << " "
-              << sim::display_quote(s.facts.arch)
+              << " " << here.arch << "; the host's: " << sim::display_quote(s.kernel) << " "
+              << sim::display_quote(s.arch)
               << "); /proc/sys/kernel/osrelease and /proc/version are the host's\n";
-  if (s.facts.cpus > 0 && here.cpus != s.facts.cpus)
+  if (s.cpus > 0 && here.cpus != s.cpus)
     std::cerr << "hwsim run: limits: nproc and sched_getaffinity(2) give this machine's "
-              << here.cpus << " CPUs (the host's: " << s.facts.cpus
+              << here.cpus << " CPUs (the host's: " << s.cpus
               << "); /sys/devices/system/cpu and /proc/cpuinfo are the host's\n";
 }
 // Where this machine's own programs are found: its PATH's absolute folders (never
@@ -173,7 +166,7 @@ sim::ShimHelpers shim_helpers() {
 
 // --latency: the shims wait with this machine's `sleep` (by absolute path: the
 // snapshot's PATH need not lead to it). "" and a message when there is none.
-std::string latency_sleep(const Snapshot& s, const char* who) {
+std::string latency_sleep(bool tool_times, const char* who) {
   const std::string search = own_search_path();
   auto sleep = find_executable("sleep", search);
   if (!sleep) {
@@ -181,9 +174,7 @@ std::string latency_sleep(const Snapshot& s, const char* who) {
               << search << ")\n";
     return "";
   }
-  bool any = false;
-  for (const auto& [argv, tool] : s.tools) any = any || tool.run.ms > 0;
-  if (!any)
+  if (!tool_times)
     std::cerr << who << ": --latency: the snapshot records no tool wall times (ms > 0): "
               << "the shims answer at once\n";
   return *sleep;
@@ -191,8 +182,8 @@ std::string latency_sleep(const Snapshot& s, const char* who) {
 
 // The tree's tool emulator (sim/emulate/emulator_plan.h) is this very program;
 // "" where no recorded tool has one, or this program cannot be found.
-std::string emulator_program(const Snapshot& s) {
-  if (!sim::has_emulated_tools(s)) return "";
+std::string emulator_program(bool emulated_tools) {
+  if (!emulated_tools) return "";
   LiveHost live;
   auto exe = live.readlink("/proc/self/exe");
   return exe.ok() && !exe->empty() && (*exe)[0] == '/' ? *exe : "";
@@ -200,8 +191,8 @@ std::string emulator_program(const Snapshot& s) {
 
 // A private folder holding the empty log the namespace's emulator appends to
 // (the tree itself is a tmpfs there, gone with it); "" on failure.
-std::string emulator_log_dir(std::string& error) {
-  std::string dir = make_private_temp_dir("hwsim-emu-", error);
+std::string emulator_log_dir(std::string& error, const std::string& in) {
+  std::string dir = make_private_temp_dir("hwsim-emu-", error, in);
   if (dir.empty()) return "";
   TreePlan log;
   log.entries.push_back({PlannedEntry::Kind::file, "/log", "", "", 0600});
@@ -228,6 +219,88 @@ bool refuse_unfit(const Snapshot& s, const std::string& path) {
   std::cerr << "error: " << path << ": " << why << "\n";
   return false;
 }
+
+// What a run takes from its snapshot: the plan (sim/run_plan.h), and the
+// snapshot itself only where a tree must be planned.
+struct RunInputs {
+  std::string path;
+  std::string text;  // the snapshot's bytes (a cacheable run's)
+  std::optional<Snapshot> snapshot;
+  sim::RunPlan plan;
+  bool plan_cached = false;
+
+  // The snapshot the plan was made of, parsed from the same bytes; null and `why`
+  // when those are not the plan's (a cached plan whose SHA-256 disagrees).
+  const Snapshot* parsed(std::string& why) {
+    if (snapshot) return &*snapshot;
+    Snapshot s;
+    if (auto error = parse_snapshot(text, path, s)) {
+      why = error->to_string();
+      return nullptr;
+    }
+    if (sha256_hex(text) != plan.snapshot_sha256) {
+      why = path + ": the cached run plan is not this snapshot's (its SHA-256 differs)";
+      return nullptr;
+    }
+    snapshot = std::move(s);
+    return &*snapshot;
+  }
+};
+
+// The run's plan: from the plan cache when the snapshot file is as it was when
+// the plan was made (src/host/run_plan_cache.h), else made from the parsed
+// snapshot (and stored). False when the snapshot cannot be run (said).
+bool load_run_inputs(const std::string& path, bool cacheable, const TreeCacheDir& cache,
+                     bool verbose, RunInputs& in) {
+  in.path = path;
+  std::optional<FileStamp> stamp;
+  if (!cache.plans.empty()) {
+    // Not readable here: the plain load below says why.
+    if (auto read = read_stamped_file(path, kMaxSnapshotBytes)) {
+      in.text = std::move(read->text);
+      stamp = read->stamp;
+      CachedPlan found = find_cached_plan(cache, *stamp);
+      if (found.hit) {
+        std::string why;
+        if (auto plan = sim::decode_run_plan(found.body, why)) {
+          in.plan = std::move(*plan);
+          in.plan_cached = true;
+          if (verbose) std::cerr << "hwsim run: note: the run's plan is the cached one\n";
+          return true;
+        }
+        drop_cached_plan(cache, *stamp);
+        found = {false, "", "it does not read as a plan (" + why + "): removed", true};
+      }
+      if (found.refused)
+        std::cerr << "hwsim run: the cached run plan of " << path << " is refused (" << found.miss
+                  << "): made anew\n";
+      else if (verbose && !found.miss.empty())
+        std::cerr << "hwsim run: note: the cached run plan is not used (" << found.miss
+                  << "): made anew\n";
+      Snapshot s;
+      if (auto error = parse_snapshot(in.text, path, s)) {
+        std::cerr << "error: " << error->to_string() << "\n";
+        return false;
+      }
+      in.snapshot = std::move(s);
+    }
+  }
+  if (!in.snapshot) {
+    stamp.reset();
+    in.text.clear();
+    in.snapshot = load(path, cacheable ? &in.text : nullptr);
+    if (!in.snapshot) return false;
+  }
+  if (!refuse_unfit(*in.snapshot, path)) return false;
+  in.plan = sim::make_run_plan(*in.snapshot);
+  if (cacheable) in.plan.snapshot_sha256 = sha256_hex(in.text);
+  if (stamp) {
+    if (auto why = store_cached_plan(cache, *stamp, sim::encode_run_plan(in.plan));
+        !why.empty() && verbose)
+      std::cerr << "hwsim run: note: the run's plan cannot be cached (" << why << ")\n";
+  }
+  return true;
+}
 }  // namespace
 
 MaterializeCommand add_materialize_command(CLI::App& app) {
@@ -253,10 +326,10 @@ int MaterializeCommand::run() const {
   }
   std::string root = absolute(args->dir, cwd);
   std::string sleep;
-  if (args->latency && (sleep = latency_sleep(*snapshot, "hwsim materialize")).empty())
+  if (args->latency && (sleep = latency_sleep(sim::recorded_tool_times(*snapshot), "hwsim materialize")).empty())
     return kExitUsage;
   TreePlan plan = sim::plan_materialize(*snapshot, root, {}, sleep, shim_helpers());
-  sim::plan_emulator(plan, emulator_program(*snapshot), true);
+  sim::plan_emulator(plan, emulator_program(sim::has_emulated_tools(*snapshot)), true);
   for (auto& entry : plan.entries)
     if (entry.path == std::string(sim::kMetaDir) + "/env.sh")
       entry.bytes += libraries_env_sh(*snapshot, root);
@@ -294,14 +367,26 @@ RunCommand add_run_command(CLI::App& app) {
 }
 
 int RunCommand::run() const {
-  std::string text;
-  auto snapshot = load(args->host_path, &text);
-  if (!snapshot) return kExitBadInput;
-  if (!refuse_unfit(*snapshot, args->host_path)) return kExitBadInput;
+  // A namespace run mounts its tree from the cache (written there once,
+  // hwsim_run_cache.h), and finds the run's plan in the plan cache beside it
+  // (src/host/run_plan_cache.h); kept and namespace-less trees are written here,
+  // on disk; the others by the command's process in its namespace, to a tmpfs.
+  const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
+  TreeCacheDir cache;
+  if (cacheable && !program_build_id().empty()) cache = open_run_tree_cache();
+  RunInputs in;
+  if (!load_run_inputs(args->host_path, cacheable, cache, args->verbose, in)) return kExitBadInput;
+  const sim::RunPlan& run_plan = in.plan;
   std::string sleep;
-  if (args->latency && (sleep = latency_sleep(*snapshot, "hwsim run")).empty()) return kExitUsage;
+  if (args->latency && (sleep = latency_sleep(run_plan.tool_times, "hwsim run")).empty())
+    return kExitUsage;
   std::string error;
-  std::string root = make_private_temp_dir("hwsim-run-", error);
+  // The run's scratch folders (the overlay's upper layer, the emulator's log) in
+  // the cache's private folder when there is one: in memory where the cache is
+  // (a /tmp on a busy disk made each mkdir and rmdir cost milliseconds).
+  const std::string scratch =
+      cache.path.empty() ? "" : cache.path.substr(0, cache.path.rfind('/'));
+  std::string root = make_private_temp_dir("hwsim-run-", error, scratch);
   if (root.empty()) {
     std::cerr << "error: " << error << "\n";
     return kExitCannotWrite;
@@ -310,28 +395,32 @@ int RunCommand::run() const {
   // (sim/run_environment.h); its PATH, less the shims, is where real tools are found.
   LiveHost live;
   const auto here = live.environment();
-  const auto real_path = sim::run_environment(*snapshot, here, "").at("PATH");
-  const auto hide = real_tools_to_hide(*snapshot, real_path);
+  const auto real_path = sim::run_environment(run_plan.device_view, here, "").at("PATH");
+  const auto hide = real_tools_to_hide(run_plan.tools_missing, real_path);
   const sim::ShimHelpers helpers = shim_helpers();
   // The emulator: in a tree on disk a link to this program; in the namespace a
   // placeholder this program is bound over, its log bound from outside.
-  const std::string emulator = emulator_program(*snapshot);
-  // A namespace run mounts its tree from the cache (written there once,
-  // hwsim_run_cache.h); kept and namespace-less trees are written here, on disk;
-  // the others by the command's process in its namespace, to a tmpfs.
+  const std::string emulator = emulator_program(run_plan.emulated_tools);
+  // The parsed snapshot, for a tree to plan (not needed on a warm run).
+  auto snapshot = [&in, &error]() { return in.parsed(error); };
   RunTree cached;
-  const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
-  const std::string key = cacheable ? run_tree_key(text, hide, sleep, helpers) : "";
+  const std::string key =
+      cacheable ? run_tree_key(run_plan.snapshot_sha256, hide, sleep, helpers) : "";
   if (!key.empty())
-    cached =
-        cached_run_tree(key, *snapshot, hide, sleep, helpers, !emulator.empty(), args->verbose);
+    cached = cached_run_tree(cache, key, snapshot, hide, sleep, helpers, !emulator.empty(),
+                             args->verbose);
+  if (cached.root.empty() && !snapshot()) {
+    std::cerr << "error: " << error << "\n";
+    remove_tree(root);
+    return kExitBadInput;
+  }
   TreePlan plan;
-  if (cached.root.empty()) plan = sim::plan_materialize(*snapshot, root, hide, sleep, helpers);
+  if (cached.root.empty()) plan = sim::plan_materialize(*snapshot(), root, hide, sleep, helpers);
   const bool write_here =
       cached.root.empty() && (args->keep || args->no_namespace || !plan.error.empty());
   if (cached.root.empty()) sim::plan_emulator(plan, emulator, write_here);
   std::string log_dir;
-  if (!write_here && !emulator.empty()) log_dir = emulator_log_dir(error);
+  if (!write_here && !emulator.empty()) log_dir = emulator_log_dir(error, scratch);
   if (auto why = write_here ? write_tree(plan, root) : ""; !why.empty()) {
     std::cerr << "error: " << why << "\n";
     remove_tree(root);
@@ -342,13 +431,20 @@ int RunCommand::run() const {
   for (const auto& left : warnings) std::cerr << "hwsim run: left out: " << left << "\n";
   if (args->verbose)
     for (const auto& note : notes) std::cerr << "hwsim run: note: " << note << "\n";
-  sim::MountPlan mounts = sim::plan_mounts(sim::with_implied_proc(*snapshot));
+  const sim::MountPlan& mounts = run_plan.mounts;
   SandboxSpec spec;
   spec.tree = cached.root.empty() ? root : cached.root;
   if (!cached.root.empty()) {
     spec.overlay_scratch = root;
-    spec.fresh_plan = [&snapshot, &cached, &hide, &sleep, &helpers, &emulator] {
-      TreePlan fresh = sim::plan_materialize(*snapshot, cached.root, hide, sleep, helpers);
+    spec.fresh_plan = [&in, &cached, &hide, &sleep, &helpers, &emulator] {
+      std::string why;
+      const Snapshot* parsed = in.parsed(why);
+      if (!parsed) {
+        TreePlan none;
+        none.error = why;  // written as nothing: the run says it and stops
+        return none;
+      }
+      TreePlan fresh = sim::plan_materialize(*parsed, cached.root, hide, sleep, helpers);
       sim::plan_emulator(fresh, emulator, false);
       return fresh;
     };
@@ -358,14 +454,15 @@ int RunCommand::run() const {
   spec.argv = args->command;
   std::vector<std::string> env_notes;
   // The refused values are among the plan's warnings, said above.
-  spec.env = sim::run_environment(*snapshot, here, spec.tree + sim::kShimDir, nullptr, &env_notes);
+  spec.env =
+      sim::run_environment(run_plan.device_view, here, spec.tree + sim::kShimDir, nullptr, &env_notes);
   for (const auto& note : env_notes) std::cerr << "hwsim run: note: env: " << note << "\n";
   spec.env["HWSIM_ROOT"] = spec.tree;
   // The simulated libnvidia-ml's nvmlInit then takes the recorded host's start-up too.
   spec.env.erase("HWSIM_LATENCY");
   if (args->latency) spec.env["HWSIM_LATENCY"] = "1";
   std::string hostname_note;
-  spec.hostname = sim::run_hostname(snapshot->facts.hostname, &hostname_note);
+  spec.hostname = sim::run_hostname(run_plan.hostname, &hostname_note);
   if (!hostname_note.empty()) std::cerr << "hwsim run: note: " << hostname_note << "\n";
   spec.proc_present = mounts.proc_present;
   spec.proc_absent = mounts.proc_absent;
@@ -382,17 +479,18 @@ int RunCommand::run() const {
   for (const auto& path : mounts.not_presented)
     std::cerr << "hwsim run: not presented: " << sim::display_quote(path)
               << " (recorded outside /sys, /proc and /dev: the command sees this machine's)\n";
-  spec.masks = container_markers(*snapshot);
-  if (auto nvidia = sim::nvidia_software(*snapshot); nvidia.present) {
+  spec.masks = container_markers(run_plan);
+  if (run_plan.nvidia_present) {
     simulate_nvml(spec.masks, spec.use_namespace, args->verbose);
     simulate_cuda(spec.masks, spec.use_namespace, args->verbose);
   } else {
-    hide_nvidia_libraries(spec.masks, spec.use_namespace, args->verbose, nvidia.why);
+    hide_nvidia_libraries(spec.masks, spec.use_namespace, args->verbose, run_plan.nvidia_why);
   }
-  simulate_vulkan(*snapshot, spec, real_path, args->verbose);
-  spec.dev_nodes = dev_nodes(*snapshot, args->verbose);
+  simulate_vulkan(run_plan.vulkan_driver, run_plan.tools_missing.contains("vulkaninfo"), spec,
+                  real_path, args->verbose);
+  spec.dev_nodes = dev_nodes(run_plan, args->verbose);
   for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
-  if (!args->no_namespace) say_limits(*snapshot, args->verbose);
+  if (!args->no_namespace) say_limits(run_plan, args->verbose);
 
   if (!log_dir.empty()) {
     spec.tree_binds.push_back({emulator, sim::kEmulatorFile});

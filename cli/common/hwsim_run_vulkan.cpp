@@ -4,9 +4,8 @@
 
 #include "cli/common/hwsim_libraries.h"
 #include "sim/materialize.h"
+#include "sim/run_plan.h"
 #include "src/host/process_runner.h"
-#include "src/host/snapshot_host.h"
-#include "src/probe/vulkan_probe.h"
 
 namespace hwaccel::cli {
 namespace {
@@ -26,16 +25,19 @@ constexpr const char* kLoaderVariables[] = {
 }  // namespace
 
 bool host_has_vulkan_driver(const Snapshot& snapshot) {
-  SnapshotHost host(snapshot);
-  return !VulkanProbe().run(host).entries.empty();
+  return sim::snapshot_has_vulkan_driver(snapshot);
 }
 
 VulkanEnvironment vulkan_environment(const Snapshot& snapshot, const std::string& tree) {
+  return vulkan_environment(host_has_vulkan_driver(snapshot), tree);
+}
+
+VulkanEnvironment vulkan_environment(bool has_driver, const std::string& tree) {
   VulkanEnvironment out;
   for (const char* name : kLoaderVariables) out.unset.push_back(name);
   // This machine's implicit layers (Mesa's device selection, overlays) are not the host's.
   out.set["VK_LOADER_LAYERS_DISABLE"] = "~implicit~";
-  out.has_driver = host_has_vulkan_driver(snapshot);
+  out.has_driver = has_driver;
   if (out.has_driver) out.manifest = simulated_library_file("HWSIM_VULKAN_ICD", kManifest);
   // Without a manifest, a file that is not there: the loader searches nothing
   // else and finds no driver.
@@ -45,9 +47,9 @@ VulkanEnvironment vulkan_environment(const Snapshot& snapshot, const std::string
   return out;
 }
 
-void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::string& real_path,
-                     bool verbose) {
-  const VulkanEnvironment vulkan = vulkan_environment(snapshot, spec.tree);
+void simulate_vulkan(bool host_driver, bool vulkaninfo_missing, SandboxSpec& spec,
+                     const std::string& real_path, bool verbose) {
+  const VulkanEnvironment vulkan = vulkan_environment(host_driver, spec.tree);
   for (const auto& name : vulkan.unset) spec.env.erase(name);
   for (const auto& [name, value] : vulkan.set) spec.env[name] = value;
   const bool has_driver = vulkan.has_driver;
@@ -56,7 +58,7 @@ void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::str
   // or the emulator) steps aside. Not where the host has no vulkaninfo: that
   // shim answers "not found", and stays.
   const bool real = find_executable("vulkaninfo", real_path).has_value() &&
-                    !sim::tools_recorded_missing(snapshot).contains("vulkaninfo") &&
+                    !vulkaninfo_missing &&
                     (!has_driver || !manifest.empty());
   if (spec.use_namespace && real)
     spec.masks.hide.push_back(spec.tree + sim::kShimDir + "/vulkaninfo");

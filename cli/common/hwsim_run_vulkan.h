@@ -25,12 +25,16 @@ struct VulkanEnvironment {
   std::string manifest;                      // the simulated driver's; "" when none found
 };
 VulkanEnvironment vulkan_environment(const Snapshot& snapshot, const std::string& tree);
+// The same where whether the host had a driver is known (`hwsim run`'s plan).
+VulkanEnvironment vulkan_environment(bool has_driver, const std::string& tree);
 
 // The loader's variables in spec.env; with the driver presented and a real
 // vulkaninfo on `real_path`, the vulkaninfo shim steps aside (in the namespace)
 // so that the real one asks the driver. Lines for the user go to stderr.
-void simulate_vulkan(const Snapshot& snapshot, SandboxSpec& spec, const std::string& real_path,
-                     bool verbose);
+// `has_driver`: the host had one (sim::RunPlan::vulkan_driver); `vulkaninfo_missing`:
+// the snapshot records vulkaninfo as not found.
+void simulate_vulkan(bool has_driver, bool vulkaninfo_missing, SandboxSpec& spec,
+                     const std::string& real_path, bool verbose);
 
 // Whether the snapshot's host has a Vulkan driver that lists a device: hwaccel's
 // vulkan probe replayed over it lists one (hardware or software renderer).

@@ -341,6 +341,8 @@ TreeCacheDir open_tree_cache(const std::string& base) {
     return out;
   }
   out.path = base + "/hwsim/trees";
+  if (Fd plans = private_folder(hwsim.get(), "plans", base + "/hwsim/plans", why); plans.ok())
+    out.plans = base + "/hwsim/plans";
   return out;
 }
 

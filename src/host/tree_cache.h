@@ -1,7 +1,7 @@
 // `hwsim run`'s cache of written trees. A DGX H100's tree is ~14,000 files: writing
 // them (and planning them) costs far more than the command it runs, so each tree
 // is written once to BASE/hwsim/trees/KEY (BASE: default_tree_cache_base),
-// KEY = SHA-256 of the snapshot's bytes, hwsim's build id and the run's options,
+// KEY = SHA-256 of the snapshot's SHA-256, hwsim's build id and the run's options,
 // and later runs mount it (read-only, under a tmpfs overlay) instead.
 //
 // An entry is trusted only when nobody but this user could have made it:
@@ -33,6 +33,9 @@ namespace hwaccel {
 struct TreeCacheDir {
   std::string path;     // ".../hwsim/trees": usable when non-empty
   std::string why_not;  // why there is no cache (empty when path is set)
+  // ".../hwsim/plans" (src/host/run_plan_cache.h), checked as `trees`; "" when it
+  // cannot be had (the trees are cached all the same).
+  std::string plans;
 };
 
 // The base folder: $HWSIM_TREE_CACHE (absolute; `off`: no cache), else in memory:
@@ -40,8 +43,8 @@ struct TreeCacheDir {
 // one); else on disk: $XDG_CACHE_HOME, else $HOME/.cache. "" and `why_not` when none.
 std::string default_tree_cache_base(std::string& why_not);
 
-// `base`/hwsim/trees, each of the two made 0700 when missing and checked as
-// above. `base` itself is the user's own setting and is followed.
+// `base`/hwsim/trees (and `base`/hwsim/plans), each made 0700 when missing and
+// checked as above. `base` itself is the user's own setting and is followed.
 TreeCacheDir open_tree_cache(const std::string& base);
 
 // Where the entry for `key` is (the root a plan for it must be made with).

@@ -133,10 +133,11 @@ std::string write_tree(const TreePlan& plan, const std::string& root,
   return "";
 }
 
-std::string make_private_temp_dir(std::string_view prefix, std::string& error) {
+std::string make_private_temp_dir(std::string_view prefix, std::string& error,
+                                  const std::string& in) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(tmp && *tmp ? tmp : "/tmp") + "/" + std::string(prefix) + "XXXXXX";
+  std::string pattern = (!in.empty() ? in : std::string(tmp && *tmp ? tmp : "/tmp")) + "/" +
+                        std::string(prefix) + "XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) {
     error = fail("cannot create a temporary folder", pattern, errno);
     return "";

@@ -39,8 +39,10 @@ std::string write_tree(const TreePlan& plan, const std::string& root);
 std::string write_tree(const TreePlan& plan, const std::string& root,
                        const std::function<void(const std::string&)>& before_each);
 
-// A new private folder under $TMPDIR (or /tmp): "" and `error` set on failure.
-std::string make_private_temp_dir(std::string_view prefix, std::string& error);
+// A new private folder under $TMPDIR (or /tmp), or under `in` when given: "" and
+// `error` set on failure.
+std::string make_private_temp_dir(std::string_view prefix, std::string& error,
+                                  const std::string& in = "");
 
 // The process's working folder (to make a relative DIR absolute); "" and `error` on failure.
 std::string current_directory(std::string& error);

@@ -1,9 +1,13 @@
 // `hwsim run`'s tree cache: a hit is the tree a fresh write gives; another key
 // misses; a planted or changed entry, a link, or a cache folder that is not this
-// user's alone is refused, and nothing outside the cache is touched.
+// user's alone is refused, and nothing outside the cache is touched. And its plan
+// cache (src/host/run_plan_cache.h): a plan is found only for the snapshot file
+// as it was (a changed byte, a touched time, a replaced file miss), and a cached
+// plan that is not as hwsim wrote it is refused.
 #include "src/host/tree_cache.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "src/host/run_plan_cache.h"
 #include "src/host/sha256.h"
 #include "src/host/tree_cache_budget.h"
 #include "src/vocabulary/byte_size.h"
@@ -301,6 +306,182 @@ TEST_F(TreeCache, AnEntryInUseIsNeverEvicted) {
   EXPECT_FALSE(fs::exists(held));
   EXPECT_FALSE(find_cached_tree(cache_, sha256_hex("0")).hit);
   EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("5")).hit);
+}
+
+TEST(Xxh64, KnownDigests) {
+  // The low 32 bits are what zstd --check writes as a frame's checksum.
+  EXPECT_EQ(xxh64(""), 0xEF46DB3751D8E999ULL);
+  EXPECT_EQ(xxh64("a"), 0xD24EC4F1A98C6E5BULL);
+  EXPECT_EQ(xxh64("abc"), 0x44BC2CF5AD770999ULL);
+  // Past one 32-byte stripe, with 8-, 4- and 1-byte tails.
+  EXPECT_EQ(xxh64("Nobody inspects the spammish repetition"), 0xFBCEA83C8A378BF1ULL);
+  std::string long_text;
+  for (int i = 0; i < 1000; ++i) long_text += static_cast<char>(33 + (i * 7) % 90);
+  EXPECT_EQ(xxh64(long_text) & 0xffffffffu, 0xe6ddf4f1u);
+}
+
+class RunPlanCache : public TreeCache {
+ protected:
+  void SetUp() override {
+    TreeCache::SetUp();
+    ASSERT_FALSE(cache_.plans.empty());
+    snapshot_ = base_ + "/host.yaml";
+    write(snapshot_, "hostname: a\n");
+  }
+  static void write(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  }
+  static void set_mtime(const std::string& path, std::int64_t sec, long nsec) {
+    const timespec times[2] = {{sec, nsec}, {sec, nsec}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+  }
+  FileStamp stamp() const {
+    auto read = read_stamped_file(snapshot_, 1 << 20);
+    EXPECT_TRUE(read) << read.error().message;
+    return read ? read->stamp : FileStamp{};
+  }
+  std::string entry() const { return cache_.plans + "/" + only_entry_name(); }
+  std::string only_entry_name() const {
+    std::string name;
+    for (const auto& e : fs::directory_iterator(cache_.plans)) name = e.path().filename();
+    return name;
+  }
+  std::string snapshot_;
+};
+
+TEST_F(RunPlanCache, AStoredPlanIsFoundForTheSameFile) {
+  auto read = read_stamped_file(snapshot_, 1 << 20);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->text, "hostname: a\n");
+  EXPECT_EQ(read->stamp.size, 12u);
+  EXPECT_EQ(read->stamp.content, xxh64("hostname: a\n"));
+  EXPECT_FALSE(find_cached_plan(cache_, read->stamp).hit);
+  EXPECT_EQ(find_cached_plan(cache_, read->stamp).miss, "");
+  ASSERT_EQ(store_cached_plan(cache_, read->stamp, "the plan\n"), "");
+  CachedPlan found = find_cached_plan(cache_, stamp());
+  ASSERT_TRUE(found.hit) << found.miss;
+  EXPECT_EQ(found.body, "the plan\n");
+  struct stat st {};
+  ASSERT_EQ(::stat(entry().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+}
+
+// The same size and the same mtime, one byte different: the content hash misses.
+TEST_F(RunPlanCache, ASnapshotChangedInPlaceMisses) {
+  set_mtime(snapshot_, 1700000000, 5);
+  ASSERT_EQ(store_cached_plan(cache_, stamp(), "plan of a\n"), "");
+  ASSERT_TRUE(find_cached_plan(cache_, stamp()).hit);
+  {
+    std::fstream f(snapshot_, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(10);
+    f.put('b');
+  }
+  set_mtime(snapshot_, 1700000000, 5);
+  const FileStamp changed = stamp();
+  EXPECT_EQ(changed.size, 12u);
+  EXPECT_EQ(changed.mtime_ns, 1700000000LL * 1000000000LL + 5);
+  CachedPlan found = find_cached_plan(cache_, changed);
+  EXPECT_FALSE(found.hit);
+  EXPECT_NE(found.miss.find("changed"), std::string::npos) << found.miss;
+  EXPECT_FALSE(found.refused);
+}
+
+TEST_F(RunPlanCache, ATouchedSnapshotMisses) {
+  ASSERT_EQ(store_cached_plan(cache_, stamp(), "plan\n"), "");
+  set_mtime(snapshot_, 1600000000, 0);  // the same bytes, another time
+  EXPECT_FALSE(find_cached_plan(cache_, stamp()).hit);
+}
+
+// Another file at the path (an editor's save: write a copy, rename it over):
+// another inode, and no plan of it.
+TEST_F(RunPlanCache, AReplacedSnapshotMisses) {
+  const FileStamp before = stamp();
+  ASSERT_EQ(store_cached_plan(cache_, before, "plan\n"), "");
+  write(base_ + "/copy.yaml", "hostname: a\n");
+  fs::rename(base_ + "/copy.yaml", snapshot_);
+  const FileStamp after = stamp();
+  EXPECT_NE(after.ino, before.ino);
+  EXPECT_EQ(after.content, before.content);
+  EXPECT_FALSE(find_cached_plan(cache_, after).hit);
+}
+
+TEST_F(RunPlanCache, ACorruptPlanIsRefusedAndRemoved) {
+  const FileStamp s = stamp();
+  ASSERT_EQ(store_cached_plan(cache_, s, "line one\nline two\n"), "");
+  std::string good;
+  {
+    std::ifstream in(entry(), std::ios::binary);
+    good.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string name = entry();
+  auto put = [&](const std::string& text) {
+    ::unlink(name.c_str());
+    int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+    ::close(fd);
+  };
+  std::string flipped = good;
+  flipped[flipped.size() - 3] ^= 1;
+  for (const std::string& bad :
+       {good.substr(0, good.size() - 5), flipped, good + "more\n", std::string("garbage"),
+        std::string(""), "hwsim-run-plan-cache 1\n" + good.substr(good.find('\n') + 1, 10)}) {
+    put(bad);
+    CachedPlan found = find_cached_plan(cache_, s);
+    EXPECT_FALSE(found.hit) << bad;
+    EXPECT_TRUE(found.refused) << bad;
+    EXPECT_FALSE(found.miss.empty());
+    EXPECT_FALSE(fs::exists(name)) << "a refused plan is removed";
+  }
+  put(good);
+  EXPECT_TRUE(find_cached_plan(cache_, s).hit);
+  // Another build's plan: a miss (the run then stores its own over it).
+  std::string other = good;
+  other.replace(other.find("\nbuild ") + 7, 4, "0000");
+  put(other);
+  CachedPlan found = find_cached_plan(cache_, s);
+  EXPECT_FALSE(found.hit);
+  EXPECT_FALSE(found.refused);
+  EXPECT_NE(found.miss.find("another build"), std::string::npos) << found.miss;
+}
+
+TEST_F(RunPlanCache, APlanThatIsALinkOrNotPrivateIsRefusedNeverFollowed) {
+  const FileStamp s = stamp();
+  ASSERT_EQ(store_cached_plan(cache_, s, "plan\n"), "");
+  const std::string name = entry();
+  // A link to a good plan elsewhere: refused, the link removed, its target left.
+  fs::rename(name, canary_ + "/plan");
+  fs::create_symlink(canary_ + "/plan", name);
+  CachedPlan found = find_cached_plan(cache_, s);
+  EXPECT_FALSE(found.hit);
+  EXPECT_TRUE(found.refused);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(name)));
+  EXPECT_TRUE(fs::exists(canary_ + "/plan"));
+  EXPECT_TRUE(canary_untouched());
+  // Readable by others: refused.
+  ASSERT_EQ(store_cached_plan(cache_, s, "plan\n"), "");
+  ::chmod(name.c_str(), 0644);
+  EXPECT_FALSE(find_cached_plan(cache_, s).hit);
+}
+
+TEST_F(RunPlanCache, KeepsAtMostTheNewestPlans) {
+  FileStamp s = stamp();
+  for (std::size_t i = 0; i < kMaxCachedPlans + 3; ++i) {
+    s.ino = 1000 + i;
+    ASSERT_EQ(store_cached_plan(cache_, s, "plan\n"), "");
+  }
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(cache_.plans)) ++count;
+  EXPECT_EQ(count, kMaxCachedPlans);
+  EXPECT_TRUE(find_cached_plan(cache_, s).hit);
+}
+
+TEST_F(RunPlanCache, ASnapshotLargerThanTheCapIsRefusedUnread) {
+  write(snapshot_, std::string(3000, 'x'));
+  auto read = read_stamped_file(snapshot_, 2048);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().code, EFBIG);
+  EXPECT_FALSE(read_stamped_file(base_, 2048));  // a folder
 }
 
 }  // namespace

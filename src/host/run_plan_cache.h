@@ -1,0 +1,74 @@
+// `hwsim run`'s cache of run plans (sim/run_plan.h), beside its tree cache: a warm
+// run finds its plan, and through it its tree's key, by the snapshot file's
+// identity instead of parsing the snapshot and hashing it with SHA-256 (most of
+// a warm run's cost: docs/performance.md).
+//
+// An entry is BASE/hwsim/plans/DEV-INO (the snapshot's device and inode), and
+// is used only when all of these are as they were when the plan was made from
+// the file's bytes: the file's device, inode, size, mtime and ctime (ns), an
+// XXH64 of its whole content (read on every run: 0.1 ms for a 0.5 MB snapshot),
+// and hwsim's build id. Any of them different is a miss, and the run makes the
+// plan anew from the bytes it read (and stores it). The content hash is of the
+// very bytes the plan was made of, so a file rewritten in place with the same
+// size and times (touch -d, a write within one clock tick) still misses.
+//
+// The entry is read as untrusted bytes: a private regular file of ours (0600, in
+// the 0700 folder, never through a link), at most 16 MiB, a version line, the
+// header lines above, and a body whose length and XXH64 are in the header.
+// Anything else is a miss with a reason; the body is for sim::decode_run_plan,
+// which checks it again, and nothing in it is run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "src/host/tree_cache.h"
+#include "src/vocabulary/result.h"
+
+namespace hwaccel {
+
+// XXH64 (Yann Collet's xxHash, 64-bit), seed 0.
+std::uint64_t xxh64(std::string_view bytes);
+
+// Which file, in which state: what a cached plan is keyed by.
+struct FileStamp {
+  std::uint64_t dev = 0, ino = 0, size = 0;
+  std::int64_t mtime_ns = 0, ctime_ns = 0;
+  std::uint64_t content = 0;  // xxh64 of the bytes
+  // "DEV INO SIZE MTIME CTIME XXH64" (decimal, the hash in hex).
+  std::string text() const;
+};
+
+struct StampedFile {
+  std::string text;
+  FileStamp stamp;
+};
+
+// The whole file, as read_text_file (src/host/text_file.h) reads it (a regular
+// file only; larger than `max_bytes`: EFBIG), with its stamp. The file is
+// fstat'ed before and after the read: when the two differ, or the bytes read
+// are not the size it has, it changed while read (EAGAIN).
+Result<StampedFile> read_stamped_file(const std::string& path, std::size_t max_bytes);
+
+struct CachedPlan {
+  bool hit = false;
+  std::string body;  // a hit's
+  std::string miss;  // why not, when an entry was there ("" when there was none)
+  bool refused = false;  // the entry was not one hwsim wrote (removed)
+};
+
+// The plan cached for the file `stamp` describes, for this build.
+CachedPlan find_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp);
+
+// Stores `body` as the plan of the file `stamp` describes (a private file, renamed
+// into place whole); then the oldest used entries go past kMaxCachedPlans.
+// "" or what failed.
+inline constexpr std::size_t kMaxCachedPlans = 256;
+std::string store_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp,
+                              std::string_view body);
+
+// Removes the entry of the file `stamp` describes (a body that did not decode).
+void drop_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp);
+
+}  // namespace hwaccel
