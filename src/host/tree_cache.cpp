@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <sstream>
 
 #include "src/host/tree_cache_budget.h"
@@ -178,11 +179,23 @@ void discard(int dir, const std::string& dir_path, const std::string& name) {
   remove_tree(dir_path + "/" + doomed);
 }
 
+// A seal's time says when its entry was last used (eviction keeps the newest).
+// The clock's own time, not the kernel's default for "now", which is coarse (a
+// timer tick: two uses a few milliseconds apart would tie, and a tie is broken by
+// the keys' names).
+void mark_used(int fd) {
+  timespec now[2] = {};
+  ::clock_gettime(CLOCK_REALTIME, &now[0]);
+  now[1] = now[0];
+  ::futimens(fd, now);
+}
+
 std::string write_seal(int dir, const std::string& key, const std::string& body) {
   const std::string tmp = unique_name(".seal-");
   int fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return err("create the seal");
   bool ok = ::write(fd, body.data(), body.size()) == static_cast<ssize_t>(body.size());
+  mark_used(fd);
   ok = ::close(fd) == 0 && ok;
   if (!ok || ::renameat(dir, tmp.c_str(), dir, (key + ".seal").c_str()) != 0) {
     std::string why = err("write the seal");
@@ -407,7 +420,7 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
     if (line.rfind("warning ", 0) == 0) out.warnings.push_back(unescape(line.substr(8)));
     if (line.rfind("note ", 0) == 0) out.notes.push_back(unescape(line.substr(5)));
   }
-  ::futimens(seal.get(), nullptr);  // recently used: kept longest
+  mark_used(seal.get());  // recently used: kept longest
   out.in_use = keep_held(std::move(seal));
   out.hit = true;
   return out;
