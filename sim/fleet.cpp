@@ -145,13 +145,13 @@ std::vector<Fault> draw_faults(const Snapshot& base, std::uint64_t seed, std::ui
     f.text = std::string(to_string(kind)) + ":" + f.target + (f.arg.empty() ? "" : "=" + f.arg);
     return f;
   };
-  // What the base host has to break: a working nvidia-smi (and how many GPUs it
-  // lists), amdgpu-bound GPUs.
+  // What the base host has to break: a working nvidia-smi (and how many GPUs its
+  // memory query lists: a free-memory fault rewrites that query), amdgpu-bound GPUs.
   std::size_t nvidia_gpus = 0;
   bool nvidia_ok = false;
   for (const auto& [argv, tool] : base.tools)
     if (argv.size() == 3 && argv[0] == "nvidia-smi" && argv[1].rfind("--query-gpu=index", 0) == 0 &&
-        tool.run.ok()) {
+        argv[1].find("memory.free") != std::string::npos && tool.run.ok()) {
       nvidia_ok = true;
       // Rows with memory figures (a GB10's are [N/A]: nothing to take away).
       std::size_t start = tool.run.out.find('\n');

@@ -23,6 +23,11 @@ const std::vector<Sku>& skus() {
     h100.name = "NVIDIA H100 80GB HBM3", h100.memory_mib = 81559, h100.reserved_mib = 552;
     h100.compute_cap = "9.0", h100.nvlinks = 18, h100.mig_capable = true;
     h100.driver = "550.54.15";
+    // The first -q of nvidia-smi__linux-x86_64__nvidia-h100-mig__590.48.01.txt (an H100
+    // 80GB HBM3 before its load); utilisation as the idle H200's (MIG hides it there).
+    h100.idle = {"42",      "72.63 W",  "700.00 W",
+                 "P0",      "0 %",      "345 MHz",
+                 "345 MHz", "2619 MHz", "real capture: an idle H100 80GB HBM3"};
     v.push_back(h100);
     // [SKU] 143771 MiB; [IDS] 0x2335; [CAP] subsystem 18BE, 0 used and 143158 free (613 MiB
     // kept back, where H100 keeps 552; fixtures/hosts/h200-firecracker.yaml, recorded on an
@@ -30,6 +35,10 @@ const std::vector<Sku>& skus() {
     Sku h200 = h100;
     h200.id = "h200-sxm", h200.pci_device = 0x2335, h200.subsystem_device = 0x18be;
     h200.name = "NVIDIA H200", h200.memory_mib = 143771, h200.reserved_mib = 613;
+    // The first -q of nvidia-smi__linux-x86_64__nvidia-h200__590.48.01.txt (idle).
+    h200.idle = {"28",      "77.88 W",  "700.00 W",
+                 "P0",      "0 %",      "345 MHz",
+                 "345 MHz", "3201 MHz", "real capture: an idle H200"};
     v.push_back(h200);
     Sku a100;  // [SKU][FIX dgx-a100]: 81920 MiB, 4 used, 81050 free, cc 8.0, NV12
     a100.id = "a100-sxm4-80gb", a100.nvidia = true, a100.pci_device = 0x20b2;

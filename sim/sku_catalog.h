@@ -12,6 +12,16 @@
 
 namespace hwaccel::sim {
 
+// What nvidia-smi shows for an idle GPU of this SKU, copied from a real capture
+// (shared/real-captures: the first -q of a session, before its load), as
+// --query-gpu cells with units ("42", "72.63 W", "P0", "0 %", "345 MHz"); empty
+// where no capture of the SKU exists. Only synthesised hosts carry them.
+struct IdleFigures {
+  std::string_view temperature, power_draw, power_limit, pstate, utilization;
+  std::string_view graphics_clock, sm_clock, memory_clock;
+  std::string_view source;
+};
+
 struct Sku {
   std::string_view id;     // "h100-sxm"
   bool nvidia = false;     // else AMD, unless tpu
@@ -40,6 +50,7 @@ struct Sku {
   std::uint64_t memory_mib = 0;    // nvidia-smi memory.total; 0: [N/A] (unified memory)
   std::uint64_t reserved_mib = 0;  // what the driver keeps: idle free = total - reserved - used
   std::uint64_t idle_used_mib = 0;
+  IdleFigures idle;              // synthesised hosts' monitoring figures; empty: [N/A]
   std::string_view compute_cap;  // "9.0"
   int nvlinks = 0;               // NVLinks per GPU (NV# of topo -m between NVSwitch peers)
   bool mig_capable = false;

@@ -62,13 +62,42 @@ std::string cell(const Gpu& g, const std::string& field, const std::string& driv
   if (field == "compute_cap") return std::string(sku.compute_cap);
   if (field == "driver_version") return driver;
   if (field == "addressing_mode") return sku.ats ? "ATS" : "None";
-  return "[N/A]";
+  // An idle GPU of the SKU as a real capture shows it (sku_catalog.h, IdleFigures).
+  const IdleFigures& idle = sku.idle;
+  std::string_view figure = field == "temperature.gpu"           ? idle.temperature
+                            : field == "power.draw"              ? idle.power_draw
+                            : field == "power.limit"             ? idle.power_limit
+                            : field == "pstate"                  ? idle.pstate
+                            : field == "utilization.gpu"         ? idle.utilization
+                            : field == "utilization.memory"      ? idle.utilization
+                            : field == "clocks.current.graphics" ? idle.graphics_clock
+                            : field == "clocks.current.sm"       ? idle.sm_clock
+                            : field == "clocks.current.memory"   ? idle.memory_clock
+                                                                 : std::string_view();
+  return figure.empty() ? "[N/A]" : std::string(figure);
 }
 
 std::string header(const std::string& field) {
   if (field.rfind("memory.", 0) == 0) return field + " [MiB]";
+  if (field.rfind("power.", 0) == 0) return field + " [W]";
+  if (field.rfind("utilization.", 0) == 0) return field + " [%]";
+  if (field.rfind("clocks.", 0) == 0) return field + " [MHz]";
   return field;
 }
+
+// What a monitoring agent reads, for the GPUs whose SKU has idle figures from a
+// real capture: the argv of a --query-gpu a real host would answer with them.
+const std::vector<std::string> kIdleFields = {"index",
+                                              "pci.bus_id",
+                                              "temperature.gpu",
+                                              "power.draw",
+                                              "power.limit",
+                                              "pstate",
+                                              "utilization.gpu",
+                                              "utilization.memory",
+                                              "clocks.current.graphics",
+                                              "clocks.current.sm",
+                                              "clocks.current.memory"};
 
 std::string query_csv(const std::vector<Gpu>& gpus, const std::vector<std::string>& fields,
                       const std::string& driver) {
@@ -319,6 +348,17 @@ void add_nvidia(const Plan& plan, Snapshot& s) {
   }
   query.run.out = query_csv(gpus, fields, driver);
   s.tools[query.argv] = query;
+
+  // Synthesised idle figures (docs/hwsim.md "Synthesised hosts"): only where a
+  // GPU's SKU has a real capture's; the others' cells are [N/A].
+  if (std::any_of(gpus.begin(), gpus.end(),
+                  [](const Gpu& g) { return !g.device->sku->idle.source.empty(); })) {
+    std::string joined;
+    for (const auto& f : kIdleFields) joined += (joined.empty() ? "" : ",") + f;
+    ToolEntry idle = tool({"nvidia-smi", "--query-gpu=" + joined, "--format=csv"});
+    idle.run.out = query_csv(gpus, kIdleFields, driver);
+    s.tools[idle.argv] = idle;
+  }
 
   ToolEntry list = tool(cuda_list_argv());
   list.run.out = list_output(gpus, plan.seed);

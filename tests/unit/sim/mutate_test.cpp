@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cerrno>
 
 #include "sim/presets.h"
@@ -149,9 +151,14 @@ Snapshot synthesized(const std::string& preset) {
 TEST(MutateTool, TruncatedQueryLosesTheCutGpusWithAReason) {
   // Cut inside the fifth row: GPUs 0-3 stay, the rest are on the bus but unlisted.
   Snapshot s = synthesized("dgx-h100");
-  const auto argv = s.tools.begin()->first;  // the query sorts first
-  ASSERT_NE(argv[1].find("--query-gpu=index"), std::string::npos);
-  const std::string& out = s.tools.begin()->second.run.out;
+  // The probe's query (its memory figures; the idle-figures query is another).
+  auto probe_query = std::find_if(s.tools.begin(), s.tools.end(), [](const auto& t) {
+    return t.first.size() == 3 && t.first[1].rfind("--query-gpu=index", 0) == 0 &&
+           t.first[1].find("memory.free") != std::string::npos;
+  });
+  ASSERT_NE(probe_query, s.tools.end());
+  const auto argv = probe_query->first;
+  const std::string& out = probe_query->second.run.out;
   const auto cut = out.find("\n4, GPU-") + 20;
   auto result = apply_faults(s, {fault("truncate:" + argv[0] + " " + argv[1] + " " + argv[2] +
                                        " = " + std::to_string(cut))});

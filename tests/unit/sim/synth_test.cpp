@@ -78,6 +78,38 @@ TEST(Synth, EightH100sOnNvswitchAreEightReadySm90GpusFullyLinked) {
   EXPECT_EQ(of(d, "cpu")[0]->memory.total_bytes, std::uint64_t{2} << 40);
 }
 
+// A monitoring agent on a synthesised host reads an idle GPU of the SKU as a real
+// capture shows it (sim/sku_catalog.h, IdleFigures), where one exists; a SKU
+// without a capture has none (its cells are [N/A]), never a made-up figure.
+TEST(Synth, IdleFiguresOnlyWhereARealCaptureOfTheSkuExists) {
+  auto idle_query = [](const Snapshot& s) -> const ToolEntry* {
+    for (const auto& [argv, tool] : s.tools)
+      if (argv.size() == 3 && argv[1].find("temperature.gpu") != std::string::npos) return &tool;
+    return nullptr;
+  };
+  const Snapshot h100 = synthesize(spec_of(kEightH100));
+  const ToolEntry* q = idle_query(h100);
+  ASSERT_TRUE(q);
+  EXPECT_NE(q->run.out.find("index, pci.bus_id, temperature.gpu, power.draw [W], power.limit [W], "
+                            "pstate, utilization.gpu [%], utilization.memory [%], "
+                            "clocks.current.graphics [MHz], clocks.current.sm [MHz], "
+                            "clocks.current.memory [MHz]\n"),
+            std::string::npos);
+  EXPECT_NE(q->run.out.find(", 42, 72.63 W, 700.00 W, P0, 0 %, 0 %, 345 MHz, 345 MHz, 2619 MHz\n"),
+            std::string::npos);
+  // The probe's own answers are unchanged by it.
+  SnapshotHost host(h100);
+  EXPECT_EQ(of(detect(host), "cuda").size(), 8u);
+  const Snapshot a100 = synthesize(spec_of(R"(schema: hwsim-spec/1
+label: a100
+cpu: {model: "AMD EPYC 7742 64-Core Processor", uarch: zen2, sockets: 2, cores: 64, threads: 2}
+memory: {total: 1 TiB}
+accelerators: [a100-sxm4-80gb x8]
+interconnect: nvswitch
+)"));
+  EXPECT_FALSE(idle_query(a100)) << "no capture of an A100: no idle figures";
+}
+
 TEST(Synth, PcieOnlyGpusAreLinkedByTheirPcieTopology) {
   auto d = detect_spec(R"(schema: hwsim-spec/1
 cpu: {model: "AMD EPYC 9654 96-Core Processor", uarch: zen4, sockets: 2, cores: 96, threads: 2}
