@@ -126,4 +126,9 @@ if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize")
                    $<TARGET_FILE:hwaccel-nvml> $<TARGET_FILE:hwsim_nvml> $<TARGET_FILE:hwsim>
                    ${PROJECT_SOURCE_DIR})
   set_tests_properties(fleet.container_image PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 240)
+  # deploy/container/Containerfile.hwsim: the image of the fleet Jobs, built and run.
+  add_test(NAME fleet.hwsim_image
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fleet/hwsim_image_test.sh $<TARGET_FILE:hwsim>
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fleet.hwsim_image PROPERTIES LABELS fleet SKIP_RETURN_CODE 77 TIMEOUT 240)
 endif()
