@@ -319,6 +319,58 @@ def run_overhead_section(hwsim, base_env, runs):
     shutil.rmtree(cache, ignore_errors=True)
 
 
+def snapshot_costs_section(hwaccel, hwsim, base_env, runs):
+    """Issue 37's other figures, each beside its floor: `hwaccel detect --host
+    dgx-h100` against `true` (target: at most 3x), interleaved round by round; and one
+    pass of `hwsim run HOST -- true` over every fixture host, with the tree cache cold
+    (a fresh folder) and warm (target: under 3 s)."""
+    print("\n## Snapshots: detection on one, and `hwsim run` over all of them\n")
+    true = shutil.which("true") or "/bin/true"
+    detect = [hwaccel, "detect", "--host", "fixtures/hosts/dgx-h100.yaml"]
+    walls = {"true": [], "hwaccel detect --host dgx-h100": []}
+    rounds = max(30, runs * 3)
+    run_once(detect, base_env)
+    for _ in range(rounds):
+        for name, argv in (("true", [true]), ("hwaccel detect --host dgx-h100", detect)):
+            wall, _, code = run_once(argv, base_env)
+            if code == 0:
+                walls[name].append(wall * 1000)
+    base = statistics.median(walls["true"]) if walls["true"] else float("nan")
+    print(f"{rounds} interleaved rounds, wall-clock ms.\n")
+    print("| scenario | median | min | x `true` (target: detect at most 3x) |")
+    print("|---|---|---|---|")
+    for name, values in walls.items():
+        if values:
+            med = statistics.median(values)
+            print(f"| {name} | {med:.2f} | {min(values):.2f} | {med / base:.1f}x |")
+    hosts = sorted(f for f in os.listdir("fixtures/hosts") if f.endswith(".yaml"))
+    probe = subprocess.run([hwsim, "run", "fixtures/hosts/dgx-h100.yaml", "--", true],
+                           env=base_env, capture_output=True, text=True)
+    if probe.returncode != 0:
+        print(f"\n`hwsim run` over the fixtures: skipped (exit {probe.returncode})")
+        return
+    cache = tempfile.mkdtemp(prefix="hwsim-bench-pass-", dir="/dev/shm"
+                             if os.path.isdir("/dev/shm") else None)
+    env = dict(base_env, HWSIM_TREE_CACHE=cache)
+
+    def one_pass():
+        start, failed = time.perf_counter(), 0
+        for h in hosts:
+            _, _, code = run_once([hwsim, "run", os.path.join("fixtures/hosts", h), "--", true], env)
+            failed += code != 0
+        return time.perf_counter() - start, failed
+
+    cold, cold_failed = one_pass()
+    warm = [one_pass() for _ in range(3)]
+    print(f"\n| one pass of `hwsim run HOST -- true` over the {len(hosts)} fixtures | seconds | "
+          "runs that failed |")
+    print("|---|---|---|")
+    print(f"| tree cache cold (each tree planned and written) | {cold:.2f} | {cold_failed} |")
+    print(f"| tree cache warm (median of 3 passes; target: under 3 s) | "
+          f"{statistics.median(w for w, _ in warm):.2f} | {warm[0][1]} |")
+    shutil.rmtree(cache, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build-bench", help="folder with hwaccel and hwsim")
@@ -464,6 +516,7 @@ def main():
     recorded_latency_section(hwsim, hwaccel, [(l, os.path.abspath(p)) for l, p in others],
                              latency_host(args.latency_host), base_env, runs)
     run_overhead_section(hwsim, base_env, runs)
+    snapshot_costs_section(hwaccel, hwsim, base_env, runs)
 
     plan = [hwaccel, "plan", "--host", "fixtures/hosts/dgx-h100.yaml", "--model", "Llama-3-70B"]
     probe = subprocess.run(plan, capture_output=True, text=True)
