@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "src/plan/peak_memory.h"
 #include "src/plan/runtime.h"
 
 namespace hwaccel::plan {
@@ -21,6 +22,30 @@ bool better(const Candidate& a, const Candidate& b) {
       a.estimate.decode_tok_s_1 != b.estimate.decode_tok_s_1)
     return a.estimate.decode_tok_s_1 > b.estimate.decode_tok_s_1;
   return a.plan.device_count() < b.plan.device_count();
+}
+
+// When no plan fits but one would serve were it not for its engine build
+// (TensorRT-LLM), the verdict naming the build, for the best such plan.
+std::optional<std::string> build_limit(const PlanResult& r, const DeviceSet& set) {
+  const Candidate* best = nullptr;
+  for (const auto& c : r.candidates) {
+    const auto& sh = c.plan.shards;
+    if (sh.empty() || !std::all_of(sh.begin(), sh.end(), [](auto& s) { return s.runtime_fits(); }))
+      continue;
+    if (!best || better(c, *best)) best = &c;
+  }
+  if (!best) return std::nullopt;
+  const Shard* worst = nullptr;
+  for (const auto& s : best->plan.shards)
+    if (!s.build_fits() && (!worst || s.build - s.capacity > worst->build - worst->capacity))
+      worst = &s;
+  if (!worst) return std::nullopt;
+  return "does not fit: the engine build is the limit: trtllm-build holds the checkpoint's "
+         "weights and the engine it writes, 2 x " +
+         gib(worst->weights) + " + " + gib(worst->build - 2 * worst->weights) + " = " +
+         gib(worst->build) + " on " + set.devices[worst->device].label + ", which has " +
+         gib(worst->capacity) + "; serving alone would fit (" + gib(worst->total()) + ", " +
+         best->plan.label(set) + ")";
 }
 
 }  // namespace
@@ -69,6 +94,12 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
   }
   // Devices that cannot run the format hold nothing (same indices as `given`).
   DeviceSet set = given;
+  // vLLM budgets its gpu_memory_utilization share of each accelerator.
+  if (r.runtime == "vllm") {
+    r.budget_rule = "vllm";
+    for (auto& d : set.devices)
+      if (!d.cpu) d.capacity = vllm_budget(d);
+  }
   std::vector<std::pair<std::string, std::string>> refused;  // why, labels
   std::vector<std::string> emulations;
   for (auto& d : set.devices) {
@@ -111,6 +142,7 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
       r.notes.push_back("no " + r.runtime + " profile for " + first->sku->perf_class +
                         " in the catalogue: the perf class's efficiencies");
   }
+  if (!r.budget_rule.empty()) r.notes.push_back(vllm_budget_note());
   for (const auto& d : set.devices) {
     const RuntimeProfile* p = d.sku ? runtime_profile(cat, r.runtime, *d.sku) : nullptr;
     r.efficiencies.push_back(p       ? "the " + p->runtime + " profile for " + p->perf_class
@@ -151,10 +183,14 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
       r.why = what + ": the fewest devices of " + std::to_string(fitting) +
               " plans that fit (no speed estimate: " + c.estimate.missing + ")";
     }
+  } else if (auto limit = build_limit(r, set)) {
+    r.build_limited = true;
+    r.why = *limit;
   } else {
     r.why = "does not fit: needs " + gib(r.needs) + ", has " + gib(r.has);
     if (!refused.empty()) r.why += " (the devices that cannot run " + req.quant.name + " count 0)";
   }
+  for (const auto& d : set.devices) r.capacities.push_back(d.capacity);
   if (!with_alternatives) return r;
   // Quantisation levels that fit here, best quality first.
   // Never above the precision the weights were published in (requantising

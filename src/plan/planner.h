@@ -54,6 +54,14 @@ struct PlanResult {
   // unknown one): "the vllm profile for nvidia-datacenter" or "the cpu perf class".
   std::vector<std::string> efficiencies;
   bool fits() const { return chosen.has_value(); }
+  // No plan fits, but one would serve were it not for its engine build
+  // (TensorRT-LLM's trtllm-build peak, src/plan/peak_memory.h): `why` says so.
+  bool build_limited = false;
+  // The capacity each device had in this plan (by device index): vLLM budgets
+  // its gpu_memory_utilization share ("vllm" in budget_rule), others the
+  // device's usable memory.
+  std::vector<double> capacities;
+  std::string budget_rule;
 };
 
 // `with_alternatives`: also compute the quantisation suggestions and the

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <set>
 
+#include "src/plan/peak_memory.h"
+
 namespace hwaccel::plan {
 
 std::string to_string(PlanKind kind) {
@@ -122,6 +124,7 @@ void fill_shards(Plan& plan, const ModelCost& c, const DeviceSet& set) {
       sh.kv = kv_per_layer(c) * st.layer_count * kv_split(c, tp);
       sh.other = c.footprint.activations + (d.cpu ? 0 : c.footprint.overhead);
       sh.capacity = d.capacity;
+      sh.build = engine_build_bytes(c.workload.runtime, sh.weights, c.footprint.overhead, d.cpu);
       plan.shards.push_back(sh);
     }
   }

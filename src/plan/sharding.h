@@ -33,7 +33,12 @@ struct Shard {
   double other = 0;  // activations + runtime overhead
   double total() const { return weights + kv + other; }
   double capacity = 0;
-  bool fits() const { return total() <= capacity; }
+  // The peak of an engine build on this device before it serves (TensorRT-LLM;
+  // src/plan/peak_memory.h); 0: the runtime builds nothing.
+  double build = 0;
+  bool runtime_fits() const { return total() <= capacity; }
+  bool build_fits() const { return build <= capacity; }
+  bool fits() const { return runtime_fits() && build_fits(); }
 };
 
 enum class PlanKind { single, tensor, pipeline, tensor_pipeline, offload };

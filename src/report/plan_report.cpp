@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "src/plan/peak_memory.h"
 #include "src/report/table.h"
 
 namespace hwaccel {
@@ -45,6 +46,26 @@ struct Table {
   std::string render() const { return render_table(rows); }
 };
 
+// What the plan budgeted on device `i`: "68.2 GiB (x0.90 - reserve)", or
+// vLLM's share "71.6 GiB (vLLM x0.90)" ("vLLM x0.90, less the reserve" where
+// the reserve must stay free of it).
+std::string usable_text(const PlanResult& r, const PlanDevice& d, std::size_t i) {
+  double cap = i < r.capacities.size() ? r.capacities[i] : d.capacity;
+  if (r.budget_rule != "vllm" || d.cpu)
+    return gib(cap) + " (x" + fixed(d.usable_fraction, 2) + " - reserve)";
+  bool reserve_binds = cap < d.total_bytes * kVllmGpuMemoryUtilization - 1;
+  return gib(cap) + " (vLLM x" + fixed(kVllmGpuMemoryUtilization, 2) +
+         (reserve_binds ? ", less the reserve)" : ")");
+}
+
+// "yes", "no", or "no (build)" where only the engine build does not fit.
+std::string fits_text(const Plan& p) {
+  if (p.fits()) return "yes";
+  bool serves = !p.shards.empty() && std::all_of(p.shards.begin(), p.shards.end(),
+                                                 [](const Shard& s) { return s.runtime_fits(); });
+  return serves ? "no (build)" : "no";
+}
+
 }  // namespace
 
 // "the vllm profile for nvidia-datacenter and the cpu perf class": each source
@@ -83,10 +104,11 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
     << "\n\n";
 
   Table devices({"DEVICE", "NAME", "SKU", "MEMORY", "USABLE", "BANDWIDTH"});
-  for (const auto& d : set.devices) {
+  for (std::size_t i = 0; i < set.devices.size(); ++i) {
+    const auto& d = set.devices[i];
     std::string mem = gib(d.total_bytes) + (d.unified ? " unified" : d.cpu ? " host" : "");
     if (d.free_bytes) mem += ", " + gib(*d.free_bytes) + " free";
-    std::string usable = gib(d.capacity) + " (x" + fixed(d.usable_fraction, 2) + " - reserve)";
+    std::string usable = usable_text(r, d, i);
     std::string bw = d.bandwidth() > 0 ? fixed(d.bandwidth() / 1e9, 0) + " GB/s" : "unknown";
     devices.add({d.label, d.name, sku_text(d), mem, usable, bw});
   }
@@ -163,7 +185,7 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
     double worst = 0;
     for (const auto& s : cand.plan.shards) worst = std::max(worst, s.total());
     const auto& e = cand.estimate;
-    plans.add({cand.plan.label(set), cand.plan.fits() ? "yes" : "no", gib(worst),
+    plans.add({cand.plan.label(set), fits_text(cand.plan), gib(worst),
                e.available ? rate(e.decode_tok_s_1) : "-",
                e.available ? rate(e.decode_tok_s_b) : "-",
                e.available ? rate(e.prefill_tok_s_4k) : "-",
@@ -213,14 +235,16 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
   }
   doc["runtime"] = {{"name", r.runtime}, {"assumed", r.runtime_assumed}, {"why", r.runtime_why}};
   json devices = json::array();
-  for (const auto& d : set.devices) {
+  for (std::size_t i = 0; i < set.devices.size(); ++i) {
+    const auto& d = set.devices[i];
+    double usable = i < r.capacities.size() ? r.capacities[i] : d.capacity;
     devices.push_back({{"label", d.label},
                        {"name", d.name},
                        {"sku", d.sku ? json(d.sku->id) : json(nullptr)},
                        {"cpu", d.cpu},
                        {"unified", d.unified},
                        {"total_bytes", std::llround(d.total_bytes)},
-                       {"usable_bytes", std::llround(d.capacity)},
+                       {"usable_bytes", std::llround(usable)},
                        {"bandwidth_bytes_s", std::llround(d.bandwidth())}});
   }
   doc["devices"] = devices;
@@ -234,6 +258,7 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
                       {"runtime_bytes", std::llround(f.overhead)},
                       {"total_bytes", std::llround(f.total())}};
   doc["fits"] = r.fits();
+  if (r.build_limited) doc["limit"] = "engine build";
   doc["explanation"] = r.why;
   doc["needs_bytes"] = std::llround(r.needs);
   doc["has_bytes"] = std::llround(r.has);
@@ -250,14 +275,16 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
     p["chosen"] = r.chosen && *r.chosen == i;
     json shards = json::array();
     for (const auto& s : cand.plan.shards) {
-      shards.push_back({{"device", set.devices[s.device].label},
-                        {"first_layer", s.first_layer},
-                        {"layer_count", s.layer_count},
-                        {"weights_bytes", std::llround(s.weights)},
-                        {"kv_bytes", std::llround(s.kv)},
-                        {"other_bytes", std::llround(s.other)},
-                        {"usable_bytes", std::llround(s.capacity)},
-                        {"fits", s.fits()}});
+      json sh = {{"device", set.devices[s.device].label},
+                 {"first_layer", s.first_layer},
+                 {"layer_count", s.layer_count},
+                 {"weights_bytes", std::llround(s.weights)},
+                 {"kv_bytes", std::llround(s.kv)},
+                 {"other_bytes", std::llround(s.other)},
+                 {"usable_bytes", std::llround(s.capacity)},
+                 {"fits", s.fits()}};
+      if (builds_engine(r.runtime)) sh["build_bytes"] = std::llround(s.build);
+      shards.push_back(sh);
     }
     p["shards"] = shards;
     const auto& e = cand.estimate;

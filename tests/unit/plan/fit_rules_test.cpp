@@ -3,9 +3,11 @@
 // formats a device cannot compute accepted silently.
 #include <gtest/gtest.h>
 
+#include "src/plan/peak_memory.h"
 #include "src/plan/planner.h"
 #include "src/registry/detection.h"
 #include "src/registry/selection.h"
+#include "src/report/plan_report.h"
 
 namespace hwaccel::plan {
 namespace {
@@ -13,10 +15,11 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 constexpr double kReserve = 3584.0 * 1024 * 1024;
 
-PlanRequest request(const char* model, const char* quant) {
+PlanRequest request(const char* model, const char* quant, const char* runtime = "") {
   PlanRequest r;
   r.spec = *builtin_model(model).spec;
   r.quant = *find_quant(quant);
+  r.runtime = runtime;
   return r;
 }
 
@@ -94,7 +97,8 @@ TEST(FitRules, Fp8OnAmpereAndAppleIsRefusedWithTheReason) {
     DeviceSet set = synthetic_devices(*cat.find(sku), 1, kReserve);
     auto r = make_plan(request("Llama-3-8B", "fp8"), set, cat);
     EXPECT_FALSE(r.fits()) << sku;
-    ASSERT_EQ(r.notes.size(), 2u) << sku;  // the refusal, then the runtime's profile
+    // The refusal, then the runtime's profile (and vLLM's memory share).
+    ASSERT_GE(r.notes.size(), 2u) << sku;
     EXPECT_NE(r.notes[0].find("has no FP8 units"), std::string::npos) << r.notes[0];
     EXPECT_NE(r.notes[1].find("profile"), std::string::npos) << r.notes[1];
     EXPECT_EQ(r.runtime_line().rfind("runtime: ", 0), 0u) << r.runtime_line();
@@ -163,6 +167,84 @@ TEST(FitRules, ConfigWithoutKvHeadsPrintsTheAssumption) {
   }
   EXPECT_TRUE(kv);
   EXPECT_TRUE(tied);
+}
+
+// Peak memory per runtime (src/plan/peak_memory.h, docs/planning.md).
+
+// Measured from outside: TensorRT-LLM could not build a 70B 4-bit engine on a
+// 48 GB GPU, where serving it would fit; trtllm-build holds the checkpoint's
+// weights and the engine it writes (NVIDIA/TensorRT-LLM issues 346 and 772).
+TEST(FitRules, TensorRtLlmEngineBuildOf70B4BitDoesNotFitOn48GB) {
+  const auto& cat = builtin_catalogue();
+  DeviceSet set = synthetic_devices(*cat.find("l40s"), 1, kReserve);
+  auto r = make_plan(request("Llama-3-70B", "awq-int4", "trt-llm"), set, cat);
+  EXPECT_FALSE(r.fits()) << r.why;
+  EXPECT_TRUE(r.build_limited);
+  ASSERT_EQ(r.candidates.size(), 1u);
+  const Shard& s = r.candidates[0].plan.shards.at(0);
+  EXPECT_TRUE(s.runtime_fits()) << s.total() / kGiB << " of " << s.capacity / kGiB;
+  EXPECT_FALSE(s.build_fits());
+  EXPECT_DOUBLE_EQ(s.build, 2 * s.weights + kRuntimeOverheadBytes);
+  EXPECT_EQ(r.why.rfind("does not fit: the engine build is the limit: trtllm-build", 0), 0u)
+      << r.why;
+  // The report says it in one line, and the plans table tells it apart.
+  std::string text = render_plan_text(r, set, {"test", "built-in", "3584 MiB"});
+  EXPECT_NE(text.find("\ndoes not fit: the engine build is the limit"), std::string::npos) << text;
+  EXPECT_NE(text.find("no (build)"), std::string::npos) << text;
+  std::string json = render_plan_json(r, set, {"test", "built-in", "3584 MiB"});
+  EXPECT_NE(json.find("\"limit\": \"engine build\""), std::string::npos);
+  EXPECT_NE(json.find("\"build_bytes\""), std::string::npos);
+  // Two of them hold half the weights each: the build fits there.
+  bool two = false;
+  for (const auto& f : r.fits_on) two |= f == "l40s x2";
+  EXPECT_TRUE(two) << ::testing::PrintToString(r.fits_on);
+}
+
+TEST(FitRules, The70B4BitWithLlamaCppStillFitsOn48GB) {
+  const auto& cat = builtin_catalogue();
+  DeviceSet set = synthetic_devices(*cat.find("l40s"), 1, kReserve);
+  auto r = make_plan(request("Llama-3-70B", "q4_0", "llama.cpp"), set, cat);
+  EXPECT_TRUE(r.fits()) << r.why;
+  EXPECT_FALSE(r.build_limited);
+  EXPECT_EQ(r.candidates.at(*r.chosen).plan.shards.at(0).build, 0.0);
+  // Nor does another runtime without a build step pay one.
+  auto v = make_plan(request("Llama-3-70B", "awq-int4", "vllm"), set, cat);
+  EXPECT_TRUE(v.fits()) << v.why;
+}
+
+TEST(FitRules, VllmBudgetsItsGpuMemoryUtilizationShare) {
+  const auto& cat = builtin_catalogue();
+  const Sku& h100 = *cat.find("h100-sxm");
+  // No reserve: the budget is 0.9 of the memory, vLLM's default.
+  DeviceSet bare = synthetic_devices(h100, 1, 0);
+  auto r = make_plan(request("Llama-3-8B", "bf16", "vllm"), bare, cat);
+  ASSERT_EQ(r.capacities.size(), 1u);
+  EXPECT_DOUBLE_EQ(kVllmGpuMemoryUtilization, 0.9);
+  EXPECT_DOUBLE_EQ(r.capacities[0], 0.9 * h100.memory_bytes);
+  EXPECT_DOUBLE_EQ(r.candidates.at(*r.chosen).plan.shards.at(0).capacity, 0.9 * h100.memory_bytes);
+  EXPECT_EQ(r.budget_rule, "vllm");
+  bool said = false;
+  for (const auto& n : r.notes) said |= n.find("gpu_memory_utilization") != n.npos;
+  EXPECT_TRUE(said);
+  // With the default reserve the share is still 0.9 on an 80 GB part (its
+  // 10% left over is more than the reserve); the report says whose share.
+  DeviceSet set = synthetic_devices(h100, 1, kReserve);
+  auto fp8 = make_plan(request("Llama-3-70B", "fp8", "vllm"), set, cat);
+  EXPECT_DOUBLE_EQ(fp8.capacities.at(0), 0.9 * h100.memory_bytes);
+  // 69.6 GiB: more than 0.9 x total - reserve (68.2), within vLLM's 71.7.
+  EXPECT_TRUE(fp8.fits()) << fp8.why;
+  std::string text = render_plan_text(fp8, set, {"test", "built-in", "3584 MiB"});
+  EXPECT_NE(text.find(gib(0.9 * h100.memory_bytes) + " (vLLM x0.90)"), std::string::npos) << text;
+  // Where the reserve must stay free of the share (a 24 GiB card keeps 2.4
+  // GiB over, less than 3.5), the budget is what the reserve leaves.
+  const Sku& rtx = *cat.find("rtx-4090");
+  DeviceSet small = synthetic_devices(rtx, 1, kReserve);
+  auto s = make_plan(request("Llama-3-8B", "fp8", "vllm"), small, cat);
+  EXPECT_DOUBLE_EQ(s.capacities.at(0), rtx.memory_bytes - kReserve);
+  // Other runtimes keep the device's usable memory.
+  auto l = make_plan(request("Llama-3-8B", "q4_0", "llama.cpp"), set, cat);
+  EXPECT_DOUBLE_EQ(l.capacities.at(0), h100.memory_bytes * h100.usable_fraction - kReserve);
+  EXPECT_TRUE(l.budget_rule.empty());
 }
 
 }  // namespace
