@@ -107,6 +107,7 @@ struct Command {
 // same way.
 [[noreturn]] void spawn_command_as_init(const SandboxSpec& spec, int status_fd) {
   Command command(spec);
+  look_like_init();
   int code = 0;
   if (command.program.empty()) {
     code = 127;
