@@ -233,6 +233,14 @@ struct RunInputs {
   // when those are not the plan's (a cached plan whose SHA-256 disagrees).
   const Snapshot* parsed(std::string& why) {
     if (snapshot) return &*snapshot;
+    if (text.empty()) {  // a warm run only stamped the file: its bytes now
+      auto read = read_stamped_file(path, kMaxSnapshotBytes);
+      if (!read) {
+        why = read.error().message;
+        return nullptr;
+      }
+      text = std::move(read.value().text);
+    }
     Snapshot s;
     if (auto error = parse_snapshot(text, path, s)) {
       why = error->to_string();
@@ -255,22 +263,28 @@ bool load_run_inputs(const std::string& path, bool cacheable, const TreeCacheDir
   in.path = path;
   std::optional<FileStamp> stamp;
   if (!cache.plans.empty()) {
-    // Not readable here: the plain load below says why.
-    if (auto read = read_stamped_file(path, kMaxSnapshotBytes)) {
-      in.text = std::move(read->text);
-      stamp = read->stamp;
-      CachedPlan found = find_cached_plan(cache, *stamp);
-      if (found.hit) {
-        std::string why;
-        if (auto plan = sim::decode_run_plan(found.body, why)) {
-          in.plan = std::move(*plan);
-          in.plan_cached = true;
-          if (verbose) std::cerr << "hwsim run: note: the run's plan is the cached one\n";
-          return true;
-        }
-        drop_cached_plan(cache, *stamp);
-        found = {false, "", "it does not read as a plan (" + why + "): removed", true};
+    // Not readable here: the plain load below says why. A hit needs the file's
+    // stamp only (its bytes hashed through a small buffer, never held); a miss
+    // reads the bytes again, with the stamp of the very bytes the plan is made of.
+    auto stamped = stamp_file(path, kMaxSnapshotBytes);
+    CachedPlan found;
+    if (stamped) found = find_cached_plan(cache, *stamped);
+    if (found.hit) {
+      std::string why;
+      if (auto plan = sim::decode_run_plan(found.body, why)) {
+        in.plan = std::move(*plan);
+        in.plan_cached = true;
+        if (verbose) std::cerr << "hwsim run: note: the run's plan is the cached one\n";
+        return true;
       }
+      drop_cached_plan(cache, *stamped);
+      found = {false, "", "it does not read as a plan (" + why + "): removed", true};
+    }
+    Result<StampedFile> read = stamped ? read_stamped_file(path, kMaxSnapshotBytes)
+                                       : Result<StampedFile>(stamped.error());
+    if (read) {
+      in.text = std::move(read.value().text);
+      stamp = read->stamp;
       if (found.refused)
         std::cerr << "hwsim run: the cached run plan of " << path << " is refused (" << found.miss
                   << "): made anew\n";

@@ -109,29 +109,46 @@ void evict_plans(int dir) {
 
 }  // namespace
 
-std::uint64_t xxh64(std::string_view bytes) {
+void Xxh64::update(std::string_view bytes) {
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   const auto* const end = p + bytes.size();
+  total_ += bytes.size();
+  if (held_ > 0) {  // first fill the stripe left over from the last call
+    const std::size_t take = std::min<std::size_t>(32 - held_, bytes.size());
+    std::memcpy(stripe_ + held_, p, take);
+    held_ += take;
+    p += take;
+    if (held_ < 32) return;
+    v_[0] = xxh_round(v_[0], xxh_read64(stripe_));
+    v_[1] = xxh_round(v_[1], xxh_read64(stripe_ + 8));
+    v_[2] = xxh_round(v_[2], xxh_read64(stripe_ + 16));
+    v_[3] = xxh_round(v_[3], xxh_read64(stripe_ + 24));
+    held_ = 0;
+  }
+  for (; end - p >= 32; p += 32) {
+    v_[0] = xxh_round(v_[0], xxh_read64(p));
+    v_[1] = xxh_round(v_[1], xxh_read64(p + 8));
+    v_[2] = xxh_round(v_[2], xxh_read64(p + 16));
+    v_[3] = xxh_round(v_[3], xxh_read64(p + 24));
+  }
+  held_ = static_cast<std::size_t>(end - p);
+  if (held_ > 0) std::memcpy(stripe_, p, held_);
+}
+
+std::uint64_t Xxh64::digest() const {
+  const unsigned char* p = stripe_;
+  const unsigned char* const end = stripe_ + held_;
   std::uint64_t h;
-  if (bytes.size() >= 32) {
-    std::uint64_t v1 = kXxhP1 + kXxhP2, v2 = kXxhP2, v3 = 0, v4 = 0 - kXxhP1;
-    const auto* const limit = end - 32;
-    do {
-      v1 = xxh_round(v1, xxh_read64(p));
-      v2 = xxh_round(v2, xxh_read64(p + 8));
-      v3 = xxh_round(v3, xxh_read64(p + 16));
-      v4 = xxh_round(v4, xxh_read64(p + 24));
-      p += 32;
-    } while (p <= limit);
-    h = xxh_rotl(v1, 1) + xxh_rotl(v2, 7) + xxh_rotl(v3, 12) + xxh_rotl(v4, 18);
-    h = merge_round(h, v1);
-    h = merge_round(h, v2);
-    h = merge_round(h, v3);
-    h = merge_round(h, v4);
+  if (total_ >= 32) {
+    h = xxh_rotl(v_[0], 1) + xxh_rotl(v_[1], 7) + xxh_rotl(v_[2], 12) + xxh_rotl(v_[3], 18);
+    h = merge_round(h, v_[0]);
+    h = merge_round(h, v_[1]);
+    h = merge_round(h, v_[2]);
+    h = merge_round(h, v_[3]);
   } else {
     h = kXxhP5;
   }
-  h += static_cast<std::uint64_t>(bytes.size());
+  h += total_;
   for (; p + 8 <= end; p += 8) {
     h ^= xxh_round(0, xxh_read64(p));
     h = xxh_rotl(h, 27) * kXxhP1 + kXxhP4;
@@ -151,6 +168,12 @@ std::uint64_t xxh64(std::string_view bytes) {
   h *= kXxhP3;
   h ^= h >> 32;
   return h;
+}
+
+std::uint64_t xxh64(std::string_view bytes) {
+  Xxh64 hash;
+  hash.update(bytes);
+  return hash.digest();
 }
 
 std::string FileStamp::text() const {
@@ -195,6 +218,44 @@ Result<StampedFile> read_stamped_file(const std::string& path, std::size_t max_b
   out.stamp.ctime_ns = timespec_ns(after.st_ctim);
   out.stamp.content = xxh64(out.text);
   return out;
+}
+
+Result<FileStamp> stamp_file(const std::string& path, std::size_t max_bytes) {
+  if (auto special = refuse_special_file(path, path)) return *special;
+  auto opened = open_regular_file(path, path);
+  if (!opened) return opened.error();
+  Fd fd(opened->fd);
+  struct stat before {}, after {};
+  if (::fstat(fd.get(), &before) != 0) return make_error(errno, path);
+  auto too_large = [&] {
+    return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
+  };
+  if (static_cast<std::uint64_t>(before.st_size) > max_bytes) return too_large();
+  // A small buffer used again and again: the bytes are hashed and dropped, never
+  // held (a buffer the file's size is one page fault per 4 KiB, each run).
+  char chunk[16384];
+  Xxh64 hash;
+  std::size_t got = 0;
+  for (;;) {
+    ssize_t n = ::read(fd.get(), chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error(errno, path);
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+    if (got > max_bytes) return too_large();
+    hash.update(std::string_view(chunk, static_cast<std::size_t>(n)));
+  }
+  if (::fstat(fd.get(), &after) != 0) return make_error(errno, path);
+  if (!same_file_state(before, after) || static_cast<std::uint64_t>(after.st_size) != got)
+    return Error{EAGAIN, path + ": changed while it was read"};
+  FileStamp stamp;
+  stamp.dev = after.st_dev;
+  stamp.ino = after.st_ino;
+  stamp.size = got;
+  stamp.mtime_ns = timespec_ns(after.st_mtim);
+  stamp.ctime_ns = timespec_ns(after.st_ctim);
+  stamp.content = hash.digest();
+  return stamp;
 }
 
 CachedPlan find_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp) {

@@ -31,6 +31,21 @@ namespace hwaccel {
 // XXH64 (Yann Collet's xxHash, 64-bit), seed 0.
 std::uint64_t xxh64(std::string_view bytes);
 
+// The same hash over bytes given in pieces: digest() after any split of them into
+// update()s is xxh64 of the whole.
+class Xxh64 {
+ public:
+  void update(std::string_view bytes);
+  std::uint64_t digest() const;
+
+ private:
+  std::uint64_t v_[4] = {0x9E3779B185EBCA87ULL + 0xC2B2AE3D27D4EB4FULL, 0xC2B2AE3D27D4EB4FULL, 0,
+                         0 - 0x9E3779B185EBCA87ULL};
+  std::uint64_t total_ = 0;
+  unsigned char stripe_[32] = {};
+  std::size_t held_ = 0;
+};
+
 // Which file, in which state: what a cached plan is keyed by.
 struct FileStamp {
   std::uint64_t dev = 0, ino = 0, size = 0;
@@ -50,6 +65,11 @@ struct StampedFile {
 // fstat'ed before and after the read: when the two differ, or the bytes read
 // are not the size it has, it changed while read (EAGAIN).
 Result<StampedFile> read_stamped_file(const std::string& path, std::size_t max_bytes);
+
+// The stamp alone, the bytes read through a small buffer and hashed as they come
+// (a warm run needs nothing else of them): the same stamp read_stamped_file gives,
+// with the same checks and errors.
+Result<FileStamp> stamp_file(const std::string& path, std::size_t max_bytes);
 
 struct CachedPlan {
   bool hit = false;

@@ -108,8 +108,18 @@ void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& unco
     ::unlinkat(dev.get(), name, 0);
     int fd = ::openat(dev.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) ::close(fd);
-    if (!bind_into_tree(tree, real, real, Walk::open, why))
-      uncovered.push_back(real + " (basic device): " + why);
+    // Opened in the folder already open, as open_in_tree would (never through a link).
+    Fd onto(::openat(dev.get(), name, O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    if (!onto.ok() || ::fstat(onto.get(), &st) != 0)
+      uncovered.push_back(real + " (basic device): the tree's " + real + ": " +
+                          std::strerror(errno));
+    else if (S_ISLNK(st.st_mode))
+      uncovered.push_back(real + " (basic device): the tree's " + real +
+                          " is a symbolic link (never followed)");
+    else if (::mount(real.c_str(), onto.proc_path().c_str(), nullptr, MS_BIND | MS_REC, nullptr) !=
+             0)
+      uncovered.push_back(real + " (basic device): mount --bind " + real + " (onto the tree's " +
+                          real + "): " + std::strerror(errno));
   }
   // A /dev/shm of its own, as a host's is (this machine's holds other programs'
   // files, and the tree cache); a tree cached there is put at its path in it.

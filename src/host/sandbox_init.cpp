@@ -73,6 +73,8 @@ void rewrite(unsigned long start, unsigned long end, const char* text, std::size
   ::prctl(PR_SET_MM, end_option, start + len, 0, 0);  // else: zeros follow, read as empty
 }
 
+}  // namespace
+
 // /proc/1 of the namespace: a host's init, not a copy of hwsim with this
 // machine's environment.
 void look_like_init() {
@@ -85,11 +87,8 @@ void look_like_init() {
   rewrite(at[0], at[1], kArgs, sizeof kArgs, PR_SET_MM_ARG_END);
 }
 
-}  // namespace
-
 void run_as_init(pid_t command, int status_fd) {
   pass_signals_to(command);
-  look_like_init();
   int command_status = 0;
   for (;;) {
     int status = 0;

@@ -12,9 +12,15 @@
 
 namespace hwaccel {
 
-// In PID 1 of the namespace, after forking the command (`command`): clears what
-// /proc/1 tells of this machine, then reaps children until the command ends,
-// writes its wait status to `status_fd` and exits. Never returns.
+// In PID 1 of the namespace, before it starts the command: clears what /proc/1
+// tells of this machine (its name, command line and environment). Before, so that
+// the command never sees them, however the two are scheduled; nothing of PID 1
+// reads its own argv or environ after this.
+void look_like_init();
+
+// In PID 1 of the namespace, after starting the command (`command`): reaps
+// children until the command ends, writes its wait status to `status_fd` and
+// exits. Never returns.
 [[noreturn]] void run_as_init(pid_t command, int status_fd);
 
 // In the process outside that forked PID 1 (`init`): waits for it and ends as the

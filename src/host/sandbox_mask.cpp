@@ -252,9 +252,16 @@ void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<s
 void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
                     std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
   std::size_t bound = 0;
+  // The nodes' folder, walked once for a run of nodes in it (all of /dev, mostly).
+  std::string dir_path, dir_why;
+  Fd dir;
   for (const auto& node : nodes) {
-    std::string why;
-    Fd dir = open_in_tree(tree, parent_dir(node.path), Walk::open, why);
+    if (dir_path.empty() || parent_dir(node.path) != dir_path) {
+      dir_path = parent_dir(node.path);
+      dir_why.clear();
+      dir = open_in_tree(tree, dir_path, Walk::open, dir_why);
+    }
+    const std::string& why = dir_why;
     const std::string name = base_name(node.path);
     struct stat st {};
     if (!dir.ok() || ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||

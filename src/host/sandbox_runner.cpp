@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <spawn.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -61,31 +62,67 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
   return "";
 }
 
+// The command's program, arguments and environment, ready for execve(2).
+struct Command {
+  std::vector<std::string> env_strings, args;
+  std::vector<char*> envp, argv;
+  std::string program;  // "" when not found on the simulated PATH (said)
+
+  explicit Command(const SandboxSpec& spec) : args(spec.argv) {
+    for (const auto& [k, v] : spec.env) env_strings.push_back(k + "=" + v);
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    program = args[0];
+    if (program.find('/') == std::string::npos) {
+      auto path = spec.env.find("PATH");
+      auto found = find_executable(
+          program, path == spec.env.end() ? kDefaultSearchPath : std::string_view(path->second));
+      if (!found) say(program + ": command not found on the simulated PATH");
+      program = found ? *found : "";
+    }
+  }
+  // What the command's process exits with when execve fails with `code` (said).
+  int failed(int code) const {
+    say(program + ": " + std::strerror(code));
+    return code == ENOENT ? 127 : 126;
+  }
+};
+
 // The command itself, with the simulated environment; 127/126 when it cannot start.
 [[noreturn]] void exec_command(const SandboxSpec& spec) {
-  std::vector<std::string> env_strings;
-  for (const auto& [k, v] : spec.env) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp, argv;
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = spec.argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::string program = args[0];
-  if (program.find('/') == std::string::npos) {
-    auto path = spec.env.find("PATH");
-    auto found = find_executable(
-        program, path == spec.env.end() ? kDefaultSearchPath : std::string_view(path->second));
-    if (!found) {
-      say(program + ": command not found on the simulated PATH");
-      ::_exit(127);
-    }
-    program = *found;
+  Command command(spec);
+  if (command.program.empty()) ::_exit(127);
+  ::execve(command.program.c_str(), command.argv.data(), command.envp.data());
+  ::_exit(command.failed(errno));
+}
+
+// PID 1 of the namespace starts the command and stays its init (sandbox_init.h).
+// posix_spawn(3), not fork(2): a fork copies this big process's page tables and
+// both sides then fault on every page either writes; posix_spawn's child shares
+// them until its execve (CLONE_VM|CLONE_VFORK). The command sees the same: the
+// same namespaces, descriptors, signal mask and ignored signals, the same argv
+// and environment; a program that cannot start exits 127/126 as before, said the
+// same way.
+[[noreturn]] void spawn_command_as_init(const SandboxSpec& spec, int status_fd) {
+  Command command(spec);
+  look_like_init();
+  int code = 0;
+  if (command.program.empty()) {
+    code = 127;
+  } else {
+    pid_t pid = -1;
+    int error = ::posix_spawn(&pid, command.program.c_str(), nullptr, nullptr,
+                              command.argv.data(), command.envp.data());
+    if (error == 0) run_as_init(pid, status_fd);
+    code = command.failed(error);
   }
-  ::execve(program.c_str(), argv.data(), envp.data());
-  int code = errno;
-  say(program + ": " + std::strerror(code));
-  ::_exit(code == ENOENT ? 127 : 126);
+  // As init reports a command that exited with `code` (run_as_init).
+  const int status = code << 8;
+  ssize_t ignored = ::write(status_fd, &status, sizeof status);
+  (void)ignored;
+  ::_exit(code);
 }
 
 [[noreturn]] void child(const SandboxSpec& spec, Entered got, int status_fd) {
@@ -222,14 +259,7 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
   if (spec.verbose)
     for (const auto& c : covered) say("covered: " + c);
 
-  if (status_fd >= 0) {
-    pid_t command = ::fork();
-    if (command < 0) {
-      say(std::string("error: fork: ") + std::strerror(errno));
-      ::_exit(125);
-    }
-    if (command > 0) run_as_init(command, status_fd);
-  }
+  if (status_fd >= 0) spawn_command_as_init(spec, status_fd);
   exec_command(spec);
 }
 

@@ -320,6 +320,21 @@ TEST(Xxh64, KnownDigests) {
   EXPECT_EQ(xxh64(long_text) & 0xffffffffu, 0xe6ddf4f1u);
 }
 
+// Any split of the bytes into pieces hashes as the whole (stamp_file's reads).
+TEST(Xxh64, PiecesHashAsTheWhole) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += static_cast<char>(i * 31 + 7);
+  for (std::size_t size : {0u, 1u, 3u, 31u, 32u, 33u, 64u, 100u, 300u}) {
+    const std::string_view whole(text.data(), size);
+    for (std::size_t piece : {1u, 5u, 8u, 31u, 32u, 33u, 70u}) {
+      Xxh64 hash;
+      for (std::size_t at = 0; at < size; at += piece)
+        hash.update(whole.substr(at, std::min(piece, size - at)));
+      EXPECT_EQ(hash.digest(), xxh64(whole)) << size << " bytes in pieces of " << piece;
+    }
+  }
+}
+
 class RunPlanCache : public TreeCache {
  protected:
   void SetUp() override {
@@ -364,6 +379,22 @@ TEST_F(RunPlanCache, AStoredPlanIsFoundForTheSameFile) {
   struct stat st {};
   ASSERT_EQ(::stat(entry().c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0600u);
+}
+
+// The stamp alone, read through a small buffer, is read_stamped_file's, for a file
+// of many buffers too.
+TEST_F(RunPlanCache, AStampAloneIsTheReadFilesStamp) {
+  std::string big;
+  for (int i = 0; i < 100000; ++i) big += "line " + std::to_string(i) + "\n";
+  write(snapshot_, big);
+  auto read = read_stamped_file(snapshot_, 16 << 20);
+  auto stamp = stamp_file(snapshot_, 16 << 20);
+  ASSERT_TRUE(read);
+  ASSERT_TRUE(stamp) << stamp.error().message;
+  EXPECT_EQ(stamp->text(), read->stamp.text());
+  EXPECT_EQ(stamp->content, xxh64(big));
+  EXPECT_EQ(stamp_file(snapshot_, 1000).error().code, EFBIG);
+  EXPECT_EQ(stamp_file(base_ + "/none.yaml", 1000).error().code, ENOENT);
 }
 
 // The same size and the same mtime, one byte different: the content hash misses.
