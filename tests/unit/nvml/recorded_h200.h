@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -52,11 +55,16 @@ inline std::optional<Snapshot> recorded_h200() {
 }
 
 // The snapshot written under the build folder, for a program that reads a file.
+// The host above as a snapshot file, one per test process: ctest runs each case
+// in its own process, in parallel, and a file shared between them was read by one
+// while another rewrote it (NvmlMonitor.SamplesCarryTheRecordedTime failed so).
 inline std::string recorded_h200_file() {
   auto s = recorded_h200();
   if (!s) return "";
-  const std::string path = HWACCEL_BIN_DIR "/recorded-h200-monitoring.yaml";
-  std::ofstream(path) << write_snapshot(*s);
+  const std::string path =
+      HWACCEL_BIN_DIR "/recorded-h200-monitoring-" + std::to_string(::getpid()) + ".yaml";
+  std::ofstream(path + ".tmp") << write_snapshot(*s);
+  std::rename((path + ".tmp").c_str(), path.c_str());
   return path;
 }
 
