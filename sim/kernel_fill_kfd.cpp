@@ -32,17 +32,6 @@ std::uint64_t value(const Properties& p, const std::string& key) {
   return it == p.end() ? 0 : it->second;
 }
 
-long long hex_file(const Filler& f, const std::string& path) {
-  auto text = f.read(path);
-  if (!text) return -1;
-  std::string_view t = *text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.remove_suffix(1);
-  if (t.substr(0, 2) == "0x") t.remove_prefix(2);
-  long long v = -1;
-  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
-  return ec == std::errc() && end == t.data() + t.size() ? v : -1;
-}
-
 long long decimal_file(const Filler& f, const std::string& path) {
   auto text = f.read(path);
   if (!text) return -1;
@@ -156,11 +145,11 @@ void fill_kfd(Filler& f) {
 
     KfdGpuIdInputs in;
     in.devfn = static_cast<std::uint32_t>(location & 0xff);
-    const long long sv = hex_file(f, pci + "subsystem_vendor");
-    const long long sd = hex_file(f, pci + "subsystem_device");
+    const long long sv = hex_value(f.read(pci + "subsystem_vendor"));
+    const long long sd = hex_value(f.read(pci + "subsystem_device"));
     in.subsystem = static_cast<std::uint32_t>((sv < 0 ? 0 : sv) | (sd < 0 ? 0 : sd) << 16);
     in.domain = static_cast<std::uint32_t>(domain);
-    const long long device = hex_file(f, pci + "device");
+    const long long device = hex_value(f.read(pci + "device"));
     in.device = static_cast<std::uint32_t>(device < 0 ? value(n.props, "device_id") : device);
     in.bus = static_cast<std::uint32_t>(location >> 8 & 0xff);
     const long long vram = decimal_file(f, pci + "mem_info_vram_total");

@@ -22,6 +22,9 @@ struct Filler {
   std::optional<std::string> read(const std::string& path) const;
 };
 
+// A recorded sysfs hex attribute ("0x10de\n") as a number; -1 when absent or not hex.
+long long hex_value(const std::optional<std::string>& text);
+
 // One logical CPU as the kernel numbers it.
 struct CpuPlace {
   int socket = 0, core = 0, thread = 0;

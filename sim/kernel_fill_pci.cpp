@@ -41,16 +41,6 @@ bool is_bdf(std::string_view s) {
   return s[11] >= '0' && s[11] <= '7';
 }
 
-long long hex_value(const std::optional<std::string>& text) {
-  if (!text) return -1;
-  std::string_view t = *text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.remove_suffix(1);
-  if (t.substr(0, 2) == "0x") t.remove_prefix(2);
-  long long v = -1;
-  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
-  return ec == std::errc() && end == t.data() + t.size() ? v : -1;
-}
-
 // Moves every recorded entry at or below `from` to `to`.
 void move_tree(Snapshot& s, const std::string& from, const std::string& to, FilledPaths& filled,
                const std::string& why) {
@@ -284,6 +274,17 @@ void fill_drm(Filler& f, const std::vector<std::pair<std::string, std::string>>&
 }
 
 }  // namespace
+
+// sysfs's "0x10de\n" as a number; -1 when not recorded or not hex.
+long long hex_value(const std::optional<std::string>& text) {
+  if (!text) return -1;
+  std::string_view t = *text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.remove_suffix(1);
+  if (t.substr(0, 2) == "0x") t.remove_prefix(2);
+  long long v = -1;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+  return ec == std::errc() && end == t.data() + t.size() ? v : -1;
+}
 
 void fill_pci(Filler& f, const CpuModel& m) {
   Snapshot& s = f.s;

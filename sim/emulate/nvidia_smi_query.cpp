@@ -160,6 +160,22 @@ ToolAnswer nvsmi_query_gpu(const NvModel& m, const std::vector<int>& gpus,
   return {out, "", 0};
 }
 
+// -q's memory sections from the model: FB memory (reserved = total - used - free),
+// and BAR1, which no snapshot records.
+std::string fb_memory_section(const NvGpu& g) {
+  return section(1, "FB Memory Usage") + kv(2, "Total", mib_text(g.total_mib)) +
+         kv(2, "Reserved",
+            g.total_mib && g.free_mib && g.used_mib
+                ? mib_text(*g.total_mib - *g.free_mib - *g.used_mib)
+                : "N/A") +
+         kv(2, "Used", g.total_mib ? mib_text(g.used_mib) : "N/A") +
+         kv(2, "Free", mib_text(g.free_mib));
+}
+std::string bar1_memory_section() {
+  return section(1, "BAR1 Memory Usage") + kv(2, "Total", "N/A") + kv(2, "Used", "N/A") +
+         kv(2, "Free", "N/A");
+}
+
 // The sections `display` selects, in -q's order: as recorded where the snapshot
 // holds a -q, else built from the model (FB memory from the detection).
 std::string displayed_sections(const NvGpu& g, const std::vector<std::string>& display) {
@@ -176,15 +192,9 @@ std::string displayed_sections(const NvGpu& g, const std::vector<std::string>& d
   // Nothing recorded: every section in the table's order, built where the model can.
   for (const auto& t : titles) {
     if (t == "FB Memory Usage") {
-      out += section(1, "FB Memory Usage") + kv(2, "Total", mib_text(g.total_mib));
-      out += kv(2, "Reserved",
-                g.total_mib && g.free_mib && g.used_mib
-                    ? mib_text(*g.total_mib - *g.free_mib - *g.used_mib)
-                    : "N/A");
-      out += kv(2, "Used", g.total_mib ? mib_text(g.used_mib) : "N/A");
-      out += kv(2, "Free", mib_text(g.free_mib));
+      out += fb_memory_section(g);
     } else if (t == "BAR1 Memory Usage") {
-      out += section(1, t) + kv(2, "Total", "N/A") + kv(2, "Used", "N/A") + kv(2, "Free", "N/A");
+      out += bar1_memory_section();
     } else {
       out += built_q_section(g, t);
     }
@@ -252,16 +262,7 @@ std::string nvsmi_q(const NvModel& m, const std::vector<int>& gpus,
         !(display.size() == 1 && display[0] == "MEMORY" && g.q_sections.empty())) {
       out += displayed_sections(g, display);
     } else if (want("MEMORY")) {
-      out += section(1, "FB Memory Usage");
-      out += kv(2, "Total", mib_text(g.total_mib));
-      out += kv(2, "Reserved",
-                g.total_mib && g.free_mib && g.used_mib
-                    ? mib_text(*g.total_mib - *g.free_mib - *g.used_mib)
-                    : "N/A");
-      out += kv(2, "Used", g.total_mib ? mib_text(g.used_mib) : "N/A");
-      out += kv(2, "Free", mib_text(g.free_mib));
-      out += section(1, "BAR1 Memory Usage");
-      out += kv(2, "Total", "N/A") + kv(2, "Used", "N/A") + kv(2, "Free", "N/A");
+      out += fb_memory_section(g) + bar1_memory_section();
     }
     if (display.empty()) out += kv(1, "Compute Mode", "Default");
     out += "\n";
