@@ -68,7 +68,8 @@ std::int64_t timespec_ns(const struct timespec& t) {
 
 bool same_file_state(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size &&
-         timespec_ns(a.st_mtim) == timespec_ns(b.st_mtim) && timespec_ns(a.st_ctim) == timespec_ns(b.st_ctim);
+         timespec_ns(a.st_mtim) == timespec_ns(b.st_mtim) &&
+         timespec_ns(a.st_ctim) == timespec_ns(b.st_ctim);
 }
 
 std::string plan_entry_name(const FileStamp& stamp) {
@@ -181,58 +182,27 @@ std::string FileStamp::text() const {
          std::to_string(mtime_ns) + " " + std::to_string(ctime_ns) + " " + hex_of_u64(content);
 }
 
-Result<StampedFile> read_stamped_file(const std::string& path, std::size_t max_bytes) {
-  if (auto special = refuse_special_file(path, path)) return *special;
-  auto opened = open_regular_file(path, path);
-  if (!opened) return opened.error();
-  Fd fd(opened->fd);
-  struct stat before {}, after {};
-  if (::fstat(fd.get(), &before) != 0) return make_error(errno, path);
-  auto too_large = [&] {
-    return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
-  };
-  if (static_cast<std::uint64_t>(before.st_size) > max_bytes) return too_large();
-  StampedFile out;
-  out.text.resize(static_cast<std::size_t>(before.st_size) + 1);
-  std::size_t got = 0;
-  for (;;) {
-    if (got == out.text.size()) {
-      if (got > max_bytes) return too_large();
-      out.text.resize(got + (std::size_t{1} << 16));
-    }
-    ssize_t n = ::read(fd.get(), out.text.data() + got, out.text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error(errno, path);
-    if (n == 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  out.text.resize(got);
-  if (got > max_bytes) return too_large();
-  if (::fstat(fd.get(), &after) != 0) return make_error(errno, path);
-  if (!same_file_state(before, after) || static_cast<std::uint64_t>(after.st_size) != got)
-    return Error{EAGAIN, path + ": changed while it was read"};
-  out.stamp.dev = after.st_dev;
-  out.stamp.ino = after.st_ino;
-  out.stamp.size = got;
-  out.stamp.mtime_ns = timespec_ns(after.st_mtim);
-  out.stamp.ctime_ns = timespec_ns(after.st_ctim);
-  out.stamp.content = xxh64(out.text);
-  return out;
-}
+namespace {
 
-Result<FileStamp> stamp_file(const std::string& path, std::size_t max_bytes) {
+// The one reader behind both: the file read through a small buffer, hashed as
+// it goes, its bytes kept in `keep` when given; fstat'ed before and after, so a
+// file changed while read is EAGAIN.
+Result<FileStamp> read_and_stamp(const std::string& path, std::size_t max_bytes,
+                                 std::string* keep) {
   if (auto special = refuse_special_file(path, path)) return *special;
   auto opened = open_regular_file(path, path);
   if (!opened) return opened.error();
   Fd fd(opened->fd);
-  struct stat before {}, after {};
+  struct stat before {
+  }, after{};
   if (::fstat(fd.get(), &before) != 0) return make_error(errno, path);
   auto too_large = [&] {
     return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
   };
   if (static_cast<std::uint64_t>(before.st_size) > max_bytes) return too_large();
-  // A small buffer used again and again: the bytes are hashed and dropped, never
-  // held (a buffer the file's size is one page fault per 4 KiB, each run).
+  if (keep) keep->reserve(static_cast<std::size_t>(before.st_size));
+  // A small buffer used again and again: where the bytes are only hashed they are
+  // never held (a buffer the file's size is one page fault per 4 KiB, each run).
   char chunk[16384];
   Xxh64 hash;
   std::size_t got = 0;
@@ -243,7 +213,9 @@ Result<FileStamp> stamp_file(const std::string& path, std::size_t max_bytes) {
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
     if (got > max_bytes) return too_large();
-    hash.update(std::string_view(chunk, static_cast<std::size_t>(n)));
+    const std::string_view piece(chunk, static_cast<std::size_t>(n));
+    hash.update(piece);
+    if (keep) keep->append(piece);
   }
   if (::fstat(fd.get(), &after) != 0) return make_error(errno, path);
   if (!same_file_state(before, after) || static_cast<std::uint64_t>(after.st_size) != got)
@@ -256,6 +228,20 @@ Result<FileStamp> stamp_file(const std::string& path, std::size_t max_bytes) {
   stamp.ctime_ns = timespec_ns(after.st_ctim);
   stamp.content = hash.digest();
   return stamp;
+}
+
+}  // namespace
+
+Result<StampedFile> read_stamped_file(const std::string& path, std::size_t max_bytes) {
+  StampedFile out;
+  auto stamp = read_and_stamp(path, max_bytes, &out.text);
+  if (!stamp) return stamp.error();
+  out.stamp = *stamp;
+  return out;
+}
+
+Result<FileStamp> stamp_file(const std::string& path, std::size_t max_bytes) {
+  return read_and_stamp(path, max_bytes, nullptr);
 }
 
 CachedPlan find_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp) {
@@ -275,7 +261,8 @@ CachedPlan find_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp) {
     return refuse(text.error().message);
   }
   std::string_view rest = *text, line;
-  if (!next_plan_line(rest, line) || line != kPlanCacheHead) return refuse("not a plan hwsim wrote");
+  if (!next_plan_line(rest, line) || line != kPlanCacheHead)
+    return refuse("not a plan hwsim wrote");
   if (!next_plan_line(rest, line) || line.substr(0, 6) != "build ") return refuse("no build line");
   if (line.substr(6) != program_build_id()) {
     out.miss = "made by another build of hwsim";
@@ -315,8 +302,8 @@ std::string store_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp,
                      hex_of_u64(xxh64(body)) + "\n";
   text += body;
   const std::string tmp = unique_plan_temp_name();
-  Fd file(::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                   0600));
+  Fd file(
+      ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!file.ok()) return plan_cache_error("create " + cache.plans + "/" + tmp);
   std::size_t done = 0;
   while (done < text.size()) {
