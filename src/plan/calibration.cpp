@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "src/plan/estimate.h"
 #include "src/plan/model_spec.h"
@@ -250,6 +251,13 @@ void fit_prefill(RuntimeProfile& p, const std::vector<PrefillPoint>& pts) {
   }
 }
 
+// "1960 TFLOP/s"
+std::string fmt_rate(double flops_per_s) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.0f TFLOP/s", flops_per_s / 1e12);
+  return buf;
+}
+
 }  // namespace
 
 std::optional<double> calibration_estimate(const CalibrationRow& row, const Catalogue& cat,
@@ -260,13 +268,52 @@ std::optional<double> calibration_estimate(const CalibrationRow& row, const Cata
   return e;
 }
 
+std::optional<std::string> above_peak(const CalibrationRow& row, const Catalogue& cat) {
+  if (row.metric != "prefill" || row.prompt <= 0 || row.measured <= 0) return std::nullopt;
+  const Sku* sku = cat.find(row.device);
+  const QuantLevel* q = find_quant(row.quant);
+  auto p = row_plan(row, cat, nullptr);
+  if (!sku || !q || !p) return std::nullopt;
+  StepWork work;
+  if (!prefill_seconds(p->plan, p->cost, p->set, cat, row.prompt, &work) || work.flops <= 0)
+    return std::nullopt;
+  const std::string format =
+      activation_format(runtime_profile(cat, row.runtime, *sku), *q, *sku, row.runtime);
+  int devices = 0;
+  for (const auto& st : p->plan.stages) devices += static_cast<int>(st.devices.size());
+  const double peak = sku->peak(format) * devices;
+  if (peak <= 0) return std::nullopt;
+  // The floor: the FLOPs at the dense peak of every device, then the
+  // all-reduces a layer waits for at the link's full rate; the weights'
+  // bytes are left out (they can overlap the GEMMs), as are launches,
+  // scheduling and the request's round trip.
+  const double compute = work.flops / peak, least = compute + work.comm_seconds;
+  const double seconds = row.prompt / row.measured;
+  if (seconds >= least) return std::nullopt;
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "%.0f tok/s over %d tokens is %.1f ms; its %.3g FLOPs (weights and attention) "
+                "take %.1f ms at the dense %s peak of %d x %s (%.0f TFLOP/s)",
+                row.measured, row.prompt, seconds * 1e3, work.flops, compute * 1e3, format.c_str(),
+                devices, sku->name.c_str(), peak / 1e12);
+  std::string why = buf;
+  if (work.comm_seconds > 0) {
+    std::snprintf(buf, sizeof buf,
+                  " and its tensor-parallel all-reduces %.1f ms at the assumed link rate: "
+                  "%.1f ms at the least",
+                  work.comm_seconds * 1e3, least * 1e3);
+    why += buf;
+  }
+  return why + " (" + fmt_rate(work.flops / seconds) + " implied)";
+}
+
 RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<CalibrationRow>& rows,
                            const Catalogue& cat) {
   RuntimeProfile p = start;
   std::vector<std::pair<double, double>> dec;  // (bytes time, measured time - per layer)
   std::vector<const CalibrationRow*> pre;
   for (const auto& row : rows) {
-    if (!of_profile(row, start, cat)) continue;
+    if (!of_profile(row, start, cat) || above_peak(row, cat)) continue;
     if (row.metric == "prefill") {
       pre.push_back(&row);
       continue;
@@ -323,7 +370,7 @@ std::vector<std::optional<double>> leave_one_out(const std::vector<CalibrationRo
     const Sku* sku = cat.find(rows[i].device);
     if (!sku) continue;
     const RuntimeProfile* start = runtime_profile(cat, rows[i].runtime, *sku);
-    if (!start) continue;
+    if (!start || above_peak(rows[i], cat)) continue;
     std::vector<CalibrationRow> others;
     for (std::size_t j = 0; j < rows.size(); ++j)
       if (j != i && rows[j].metric == rows[i].metric && of_profile(rows[j], *start, cat))

@@ -48,8 +48,20 @@ std::optional<double> calibration_estimate(const CalibrationRow& row, const Cata
 RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<CalibrationRow>& rows,
                            const Catalogue& cat);
 
+// A prefill row faster than any prefill can be: its measured time is below
+// the model's FLOPs (weights and attention) at the dense peak of every device
+// of its plan for the format its GEMMs run in, plus the tensor-parallel
+// all-reduces a layer waits for at the link's full rate (the weights' bytes,
+// which can overlap the GEMMs, and every fixed cost are left out). Such a
+// time is not a plain prefill (a cached prefix, a timing artefact). Returns
+// why (the times and the rate it implies), or nullopt for a possible row, a
+// decode row, or one that cannot be planned. Such a row is left out of
+// fit_profile, leave_one_out and the summary of calibration_markdown.
+std::optional<std::string> above_peak(const CalibrationRow& row, const Catalogue& cat);
+
 // Leave-one-out: each row estimated with its profile refitted on the other
-// rows of the same profile and metric; nullopt for a row alone in its group.
+// rows of the same profile and metric; nullopt for a row alone in its group
+// and for a row above_peak.
 std::vector<std::optional<double>> leave_one_out(const std::vector<CalibrationRow>& rows,
                                                  const Catalogue& cat);
 

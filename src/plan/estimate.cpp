@@ -133,10 +133,14 @@ std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
       per_token = std::max(per_token, s->per_token);
     }
     // Two all-reduces of the hidden state per layer.
-    stage +=
+    double comm =
         2.0 * st.layer_count * allreduce_seconds(tp, 2.0 * batch * m.hidden, plan.link_bytes_s);
-    if (si + 1 < plan.stages.size())
-      stage += kSlowLinkLatency + 2.0 * batch * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
+    stage += comm;
+    if (si + 1 < plan.stages.size()) {
+      double hop = kSlowLinkLatency + 2.0 * batch * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
+      stage += hop, comm += hop;
+    }
+    if (work) work->comm_seconds += comm;
     total += stage;
   }
   return total + per_token;
@@ -180,10 +184,14 @@ std::optional<double> prefill_seconds(const Plan& plan, const ModelCost& c, cons
       stage = std::max(stage, t);
       fixed = std::max(fixed, s->prefill_fixed);
     }
-    stage += 2.0 * st.layer_count *
-             allreduce_seconds(tp, 2.0 * double(tokens) * m.hidden, plan.link_bytes_s);
-    if (si + 1 < plan.stages.size())
-      stage += kSlowLinkLatency + 2.0 * tokens * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
+    double comm = 2.0 * st.layer_count *
+                  allreduce_seconds(tp, 2.0 * double(tokens) * m.hidden, plan.link_bytes_s);
+    stage += comm;
+    if (si + 1 < plan.stages.size()) {
+      double hop = kSlowLinkLatency + 2.0 * tokens * m.hidden / std::max(1.0, plan.pp_link_bytes_s);
+      stage += hop, comm += hop;
+    }
+    if (work) work->comm_seconds += comm;
     total += stage;
   }
   return total + fixed;

@@ -35,7 +35,8 @@ struct Estimate {
 // roofline picture: intensity = flops / bytes).
 struct StepWork {
   double flops = 0;
-  double bytes = 0;  // memory traffic: weights, KV cache
+  double bytes = 0;         // memory traffic: weights, KV cache
+  double comm_seconds = 0;  // on the path: tensor-parallel all-reduces, pipeline hops
 };
 
 // Seconds for one decode step of `batch` sequences at `context` tokens.

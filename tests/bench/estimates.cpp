@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
       std::string ids;
       for (const auto& r : parsed.rows) {
         const Sku* s = cat.find(r.device);
-        if (s && r.runtime == rt && s->perf_class == cls) ids += (ids.empty() ? "" : ", ") + r.id;
+        if (s && r.runtime == rt && s->perf_class == cls && !above_peak(r, cat))
+          ids += (ids.empty() ? "" : ", ") + r.id;
       }
       std::printf(
           "  %s on %s: decode_efficiency %.3f per_token_us %.0f prefill_efficiency %.3f "

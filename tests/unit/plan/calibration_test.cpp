@@ -189,5 +189,57 @@ TEST(Calibration, APrefillRefitRecoversItsFixedCostAndTheEightBitShare) {
   start.prefill_fixed_fitted = false;
   EXPECT_EQ(fit_profile(start, rows, cat).prefill_fixed_us, 0);
 }
+TEST(Calibration, APrefillRowAboveTheDensePeakIsLeftOutWithItsReason) {
+  // Llama-3.1-8B over 2048 tokens is about 3.0e13 FLOPs: at the H100's dense
+  // BF16 peak (989 TFLOP/s) that takes 30 ms, so 100k tok/s (20 ms) cannot be
+  // a prefill. It is named with the times and the rate it implies, and it
+  // moves neither the fit nor anyone's leave-one-out.
+  const Catalogue& cat = builtin_catalogue();
+  auto row = [](const std::string& id, int prompt, double measured) {
+    CalibrationRow r;
+    r.id = id, r.device = "h100-sxm", r.runtime = "vllm", r.model = "Llama-3.1-8B";
+    r.quant = "bf16", r.prompt = prompt, r.metric = "prefill", r.measured = measured;
+    r.source = "s";
+    return r;
+  };
+  std::vector<CalibrationRow> rows{row("a", 1024, 15000), row("b", 4096, 12000)};
+  EXPECT_FALSE(above_peak(rows[0], cat));
+  EXPECT_FALSE(above_peak(rows[1], cat));
+  CalibrationRow impossible = row("impossible", 2048, 100000);
+  auto why = above_peak(impossible, cat);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("dense bf16 peak of 1 x"), std::string::npos) << *why;
+  EXPECT_NE(why->find("20.5 ms"), std::string::npos) << *why;
+  // Four devices in tensor parallel have four times the peak: 7.5 ms of
+  // FLOPs and 4 ms of all-reduces, so the same rate is possible there.
+  CalibrationRow four = impossible;
+  four.devices = 4;
+  EXPECT_FALSE(above_peak(four, cat));
+  // At 40k tok/s (51 ms) over two, the FLOPs (15 ms) and the 64 all-reduces
+  // of TP 2 (3 ms) fit: possible; at 80k (26 ms) on one, not.
+  CalibrationRow two = row("two", 2048, 40000);
+  two.devices = 2;
+  EXPECT_FALSE(above_peak(two, cat));
+  EXPECT_TRUE(above_peak(row("one", 2048, 80000), cat));
+  CalibrationRow decode = impossible;
+  decode.metric = "decode", decode.gen = 128;
+  EXPECT_FALSE(above_peak(decode, cat));
+
+  const RuntimeProfile& start = cat.runtimes.at("vllm").at("nvidia-datacenter");
+  RuntimeProfile without = fit_profile(start, rows, cat);
+  auto with_rows = rows;
+  with_rows.push_back(impossible);
+  RuntimeProfile with = fit_profile(start, with_rows, cat);
+  EXPECT_EQ(with.prefill_efficiency, without.prefill_efficiency);
+  EXPECT_EQ(with.prefill_fixed_us, without.prefill_fixed_us);
+  auto loo = leave_one_out(with_rows, cat);
+  EXPECT_FALSE(loo[2]);
+  EXPECT_EQ(loo[0], leave_one_out(rows, cat)[0]);
+  auto md = calibration_markdown(with_rows, cat);
+  EXPECT_NE(md.find("| impossible | h100-sxm | vllm |"), std::string::npos);
+  EXPECT_NE(md.find("| left out | s |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `impossible`: 100000 tok/s over 2048 tokens"), std::string::npos) << md;
+  EXPECT_NE(md.find("| vllm on nvidia-datacenter, prefill | 2 |"), std::string::npos) << md;
+}
 }  // namespace
 }  // namespace hwaccel::plan
