@@ -74,13 +74,15 @@ struct LlamaComputeBuffer {
   // n_kv x n_ubatch x heads x 4 B (softmax runs in place), with it none;
   // plus the mask (f32, f16 with flash attention; per input copy) and four
   // n_embd x n_ubatch f32 tensors of the residual stream (Q, the attention
-  // output, its merged copy, the layer's input).
+  // output, its merged copy, the layer's input): the count that makes the
+  // logs where the scores dominate come out to the MiB (docs/planning.md).
   double attention = 0;
   // On the device holding the output layer: the f32 logits of every token of
   // the ubatch, n_vocab x n_ubatch x 4 B, the normed input to it, the mask.
   double output = 0;
   // The MLP of one layer: gate and up (per active expert), n_ff x n_ubatch x
-  // 4 B each, the residual stream, the mask.
+  // 4 B each, the residual stream, the mask. No published log was found in
+  // which this moment is the largest: it is read off the graph, not checked.
   double ffn = 0;
   double bytes() const;
   // "attention scores", "output logits" or "FFN": the largest moment.
