@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "src/plan/peak_memory.h"
+
 namespace hwaccel::plan {
 
 namespace {
@@ -29,6 +31,10 @@ double kv_bytes_total(const ModelSpec& m, const Workload& w, double element_byte
 }
 
 double activation_bytes(const ModelSpec& m, const Workload& w) {
+  // llama.cpp: its compute buffer, which holds this chunk's tensors too (not
+  // counted twice).
+  if (uses_compute_buffer(w.runtime))
+    return llama_cpp_compute_buffer_bytes(m, w.context, w.prefill_chunk, w.flash_attention, true);
   // One prefill chunk in flight: residual, normed input, q/k/v/o, MLP up/gate
   // (per active expert) in 16-bit, plus fp32 logits for the last token of
   // each sequence.

@@ -14,6 +14,10 @@ struct Workload {
   int batch = 1;       // sequences decoded together
   std::string kv = "fp16";
   int prefill_chunk = 512;  // tokens processed per step at prefill (llama.cpp n_ubatch)
+  // llama.cpp's flash attention: on, its "auto" default since ggml-org/llama.cpp
+  // PR 15434 on every backend the plan runs it on (src/plan/peak_memory.h);
+  // off, the f32 KQ scores of one layer sit in its compute buffer.
+  bool flash_attention = true;
   // --prompt/--gen (0: not given): prefill is estimated at `prompt` tokens and
   // decode at the KV length it averages over, prompt + gen / 2.
   int prompt = 0;
@@ -30,8 +34,10 @@ inline constexpr double kRuntimeOverheadBytes = 512.0 * 1024 * 1024;
 struct Footprint {
   double weights = 0;
   double kv_cache = 0;
-  double activations = 0;  // workspace of one prefill chunk + logits
-  double overhead = 0;     // runtime, per device it runs on (one device here)
+  // Workspace of one prefill chunk + logits; llama.cpp: its compute buffer on
+  // a device that holds the output layer (src/plan/peak_memory.h).
+  double activations = 0;
+  double overhead = 0;  // runtime, per device it runs on (one device here)
   double total() const { return weights + kv_cache + activations + overhead; }
 };
 
@@ -39,7 +45,8 @@ struct Footprint {
 // the layers (sliding windows cap their layers; MLA stores one latent vector).
 double kv_bytes_per_layer(const ModelSpec& spec, int context, double element_bytes);
 double kv_bytes_total(const ModelSpec& spec, const Workload& w, double element_bytes);
-// Bytes of KV cache one decode step reads at `context` (all sequences).
+// Activation bytes per device: one prefill chunk in flight + logits; for
+// llama.cpp (w.runtime) its compute buffer on the device holding the output.
 double activation_bytes(const ModelSpec& spec, const Workload& w);
 
 Footprint footprint(const ModelSpec& spec, const WeightBytes& weights, const Workload& w,

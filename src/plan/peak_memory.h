@@ -12,12 +12,20 @@
 //  - vLLM takes gpu_memory_utilization (default 0.9) of each GPU's total
 //    memory and fills what the weights, the profiled activations and its CUDA
 //    graphs leave with KV cache: the plan budgets that share.
+//  - llama.cpp reserves, on each device, a compute buffer for its worst-case
+//    graph: one n_ubatch of tokens against a full KV cache, every output's
+//    logits kept (src/llama-context.cpp, graph_reserve(n_tokens, n_seqs,
+//    n_tokens) after memory->init_full()). ggml-alloc reuses the buffer from
+//    one layer to the next, so it is the largest of a few moments of the
+//    graph, not their sum: the rule below, checked against published logs in
+//    docs/planning.md.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "src/plan/devices.h"
+#include "src/plan/model_spec.h"
 
 namespace hwaccel::plan {
 
@@ -40,5 +48,65 @@ double vllm_budget(const PlanDevice& d);
 
 // The note said when vLLM's budget is used.
 std::string vllm_budget_note();
+
+// llama.cpp's defaults in the builds modelled: n_ubatch 512 (common/common.h,
+// unchanged since n_ubatch was split from n_batch, ggml-org/llama.cpp PR
+// 6017), and flash attention "auto" since PR 15434 (2025-08), which turns it
+// on wherever the device holding a layer's KV cache runs FLASH_ATTN_EXT:
+// CUDA, HIP, Metal, Vulkan and the CPU all do (see Workload::flash_attention).
+inline constexpr int kLlamaCppUbatch = 512;
+// The KV cache's cell count is padded to 256 with flash attention, 32
+// without (llama_kv_cache_unified::get_padding).
+inline constexpr int kLlamaCppKvPaddingFlash = 256;
+inline constexpr int kLlamaCppKvPadding = 32;
+// The mask's token rows are padded to GGML_KQ_MASK_PAD (64).
+inline constexpr int kLlamaCppMaskPadding = 64;
+// With the layers split over several GPUs llama.cpp runs them as a pipeline
+// and keeps GGML_SCHED_MAX_COPIES (4) copies of every graph input per device
+// (ggml-backend.c, sched->n_copies; unslothai/unsloth PR 7637 traced the 4x
+// mask to it): the KQ mask is such an input.
+inline constexpr int kLlamaCppPipelineCopies = 4;
+
+// The moments of llama.cpp's worst-case graph that can set its compute buffer
+// on one device, in bytes; the buffer is the largest.
+struct LlamaComputeBuffer {
+  // Self-attention of one layer: without flash attention the f32 KQ scores,
+  // n_kv x n_ubatch x heads x 4 B (softmax runs in place), with it none;
+  // plus the mask (f32, f16 with flash attention; per input copy) and four
+  // n_embd x n_ubatch f32 tensors of the residual stream (Q, the attention
+  // output, its merged copy, the layer's input): the count that makes the
+  // logs where the scores dominate come out to the MiB (docs/planning.md).
+  double attention = 0;
+  // On the device holding the output layer: the f32 logits of every token of
+  // the ubatch, n_vocab x n_ubatch x 4 B, the normed input to it, the mask.
+  double output = 0;
+  // The MLP of one layer: gate and up (per active expert), n_ff x n_ubatch x
+  // 4 B each, the residual stream, the mask. No published log was found in
+  // which this moment is the largest: it is read off the graph, not checked.
+  double ffn = 0;
+  double bytes() const;
+  // "attention scores", "output logits" or "FFN": the largest moment.
+  std::string limit() const;
+};
+
+// llama.cpp's compute buffer on one device that runs layers of `spec` with
+// `context` KV cells per sequence and n_ubatch `ubatch`; `holds_output`: the
+// device holds the output layer; `input_copies`: kLlamaCppPipelineCopies when
+// the layers are split over several GPUs, else 1.
+LlamaComputeBuffer llama_cpp_compute_buffer(const ModelSpec& spec, int context, int ubatch,
+                                            bool flash_attention, bool holds_output,
+                                            int input_copies = 1);
+double llama_cpp_compute_buffer_bytes(const ModelSpec& spec, int context, int ubatch,
+                                      bool flash_attention, bool holds_output,
+                                      int input_copies = 1);
+
+// What sets that buffer, filled in: "the KQ scores of one layer, 32768 KV
+// cells x 512 tokens x 32 heads x 4 B (flash attention off)".
+std::string llama_cpp_compute_buffer_formula(const ModelSpec& spec, int context, int ubatch,
+                                             bool flash_attention, bool holds_output,
+                                             int input_copies = 1);
+
+// Whether the runtime's per-device activations are llama.cpp's compute buffer.
+bool uses_compute_buffer(std::string_view runtime);
 
 }  // namespace hwaccel::plan

@@ -48,6 +48,37 @@ std::optional<std::string> build_limit(const PlanResult& r, const DeviceSet& set
          best->plan.label(set) + ")";
 }
 
+// When no plan fits but one would without llama.cpp's compute buffer, the
+// verdict naming the buffer, for the best such plan.
+std::optional<std::string> compute_limit(const PlanResult& r, const DeviceSet& set) {
+  const Candidate* best = nullptr;
+  for (const auto& c : r.candidates) {
+    const auto& sh = c.plan.shards;
+    bool without = !sh.empty() && std::all_of(sh.begin(), sh.end(), [](const Shard& s) {
+      return s.total() - s.compute_buffer <= s.capacity && s.build_fits();
+    });
+    if (!without) continue;
+    if (!best || better(c, *best)) best = &c;
+  }
+  if (!best) return std::nullopt;
+  const Shard* worst = nullptr;
+  for (const auto& s : best->plan.shards)
+    if (!s.runtime_fits() && (!worst || s.total() - s.capacity > worst->total() - worst->capacity))
+      worst = &s;
+  if (!worst || worst->compute_buffer <= 0) return std::nullopt;
+  const auto& w = r.cost.workload;
+  const Stage& st = best->plan.stages.at(worst->stage);
+  std::string formula = llama_cpp_compute_buffer_formula(
+      r.cost.spec, w.context, w.prefill_chunk, w.flash_attention, st.head,
+      gpu_pipeline(best->plan.stages, set) ? kLlamaCppPipelineCopies : 1);
+  return "does not fit: the compute buffer is the limit: llama.cpp reserves " +
+         gib(worst->compute_buffer) + " for its worst-case graph on " +
+         set.devices[worst->device].label + ", set by " + formula + "; with it the device needs " +
+         gib(worst->total()) + " and has " + gib(worst->capacity) +
+         "; weights, KV cache and runtime alone would fit (" +
+         gib(worst->total() - worst->compute_buffer) + ", " + best->plan.label(set) + ")";
+}
+
 }  // namespace
 
 std::string PlanResult::runtime_line() const {
@@ -186,6 +217,9 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
   } else if (auto limit = build_limit(r, set)) {
     r.build_limited = true;
     r.why = *limit;
+  } else if (auto compute = compute_limit(r, set)) {
+    r.compute_limited = true;
+    r.why = *compute;
   } else {
     r.why = "does not fit: needs " + gib(r.needs) + ", has " + gib(r.has);
     if (!refused.empty()) r.why += " (the devices that cannot run " + req.quant.name + " count 0)";

@@ -57,6 +57,9 @@ struct PlanResult {
   // No plan fits, but one would serve were it not for its engine build
   // (TensorRT-LLM's trtllm-build peak, src/plan/peak_memory.h): `why` says so.
   bool build_limited = false;
+  // No plan fits, but one would with llama.cpp's compute buffer left out
+  // (src/plan/peak_memory.h): `why` names the buffer.
+  bool compute_limited = false;
   // The capacity each device had in this plan (by device index): vLLM budgets
   // its gpu_memory_utilization share ("vllm" in budget_rule), others the
   // device's usable memory.

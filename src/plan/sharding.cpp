@@ -96,8 +96,8 @@ double kv_split(const ModelCost& c, int tp) {
   return 1.0 / std::min(tp, std::max(1, c.spec.kv_heads));
 }
 
-double stage_fixed(const ModelCost& c, const Stage& s, const PlanDevice& d, int tp) {
-  double fixed = c.footprint.activations + (d.cpu ? 0 : c.footprint.overhead);
+double stage_fixed(const ModelCost& c, const Stage& s, const PlanDevice& d, int tp, bool pipeline) {
+  double fixed = stage_activations(c, s, pipeline) + (d.cpu ? 0 : c.footprint.overhead);
   if (s.embedding) fixed += c.weights.embedding / tp;
   if (s.head) fixed += c.weights.head / tp;
   return fixed;
@@ -105,8 +105,24 @@ double stage_fixed(const ModelCost& c, const Stage& s, const PlanDevice& d, int 
 
 }  // namespace
 
+bool gpu_pipeline(const std::vector<Stage>& stages, const DeviceSet& set) {
+  if (stages.size() < 2) return false;
+  for (const auto& st : stages)
+    for (int d : st.devices)
+      if (set.devices[d].cpu) return false;
+  return true;
+}
+
+double stage_activations(const ModelCost& c, const Stage& st, bool pipeline) {
+  if (!uses_compute_buffer(c.workload.runtime)) return c.footprint.activations;
+  return llama_cpp_compute_buffer_bytes(c.spec, c.workload.context, c.workload.prefill_chunk,
+                                        c.workload.flash_attention, st.head,
+                                        pipeline ? kLlamaCppPipelineCopies : 1);
+}
+
 void fill_shards(Plan& plan, const ModelCost& c, const DeviceSet& set) {
   plan.shards.clear();
+  bool pipeline = gpu_pipeline(plan.stages, set);
   for (std::size_t si = 0; si < plan.stages.size(); ++si) {
     const Stage& st = plan.stages[si];
     int tp = static_cast<int>(st.devices.size());
@@ -122,7 +138,9 @@ void fill_shards(Plan& plan, const ModelCost& c, const DeviceSet& set) {
       if (st.embedding) sh.weights += c.weights.embedding / tp;
       if (st.head) sh.weights += c.weights.head / tp;
       sh.kv = kv_per_layer(c) * st.layer_count * kv_split(c, tp);
-      sh.other = c.footprint.activations + (d.cpu ? 0 : c.footprint.overhead);
+      double activations = stage_activations(c, st, pipeline);
+      if (uses_compute_buffer(c.workload.runtime)) sh.compute_buffer = activations;
+      sh.other = activations + (d.cpu ? 0 : c.footprint.overhead);
       sh.capacity = d.capacity;
       sh.build = engine_build_bytes(c.workload.runtime, sh.weights, c.footprint.overhead, d.cpu);
       plan.shards.push_back(sh);
@@ -243,6 +261,9 @@ Plan make_pipeline(const ModelCost& c, const DeviceSet& set,
   p.kind = kind;
   p.tp = static_cast<int>(groups.front().size());
   std::vector<double> room;
+  bool pipeline = groups.size() >= 2;
+  for (const auto& g : groups)
+    for (int d : g) pipeline &= !set.devices[d].cpu;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     Stage s;
     s.devices = groups[i];
@@ -252,7 +273,7 @@ Plan make_pipeline(const ModelCost& c, const DeviceSet& set,
     double min_room = 1e300;
     for (int d : s.devices) {
       const auto& dev = set.devices[d];
-      min_room = std::min(min_room, (dev.capacity - stage_fixed(c, s, dev, tp)) * tp);
+      min_room = std::min(min_room, (dev.capacity - stage_fixed(c, s, dev, tp, pipeline)) * tp);
     }
     room.push_back(min_room);
     p.stages.push_back(s);

@@ -31,6 +31,9 @@ struct Shard {
   double weights = 0;
   double kv = 0;
   double other = 0;  // activations + runtime overhead
+  // Of `other`, llama.cpp's compute buffer (src/plan/peak_memory.h); 0 for
+  // another runtime.
+  double compute_buffer = 0;
   double total() const { return weights + kv + other; }
   double capacity = 0;
   // The peak of an engine build on this device before it serves (TensorRT-LLM;
@@ -75,6 +78,15 @@ ModelCost model_cost(const ModelSpec& spec, const QuantLevel& quant, const Workl
 
 // Fills `shards` from `stages` (bytes per device, capacity, fit).
 void fill_shards(Plan& plan, const ModelCost& cost, const DeviceSet& set);
+
+// The activation bytes a stage's device holds: the footprint's, or for
+// llama.cpp its compute buffer there (the logits only where the stage holds
+// the output layer, the mask four times over where the layers are split over
+// several GPUs).
+double stage_activations(const ModelCost& cost, const Stage& stage, bool gpu_pipeline);
+// Whether llama.cpp would run these stages as a pipeline over GPUs: more than
+// one stage, none of them on the CPU (an offload to host memory is not one).
+bool gpu_pipeline(const std::vector<Stage>& stages, const DeviceSet& set);
 
 // Splits `layers` over stages in proportion to the room each has left after
 // its fixed bytes, so every stage ends up about equally full.

@@ -122,9 +122,15 @@ std::string render_plan_text(const PlanResult& r, const DeviceSet& set, const Pl
   fp.add({"weights", gib(f.weights),
           fixed(c.params.total() / 1e9, 2) + " B params at " + c.quant.name});
   fp.add({"kv cache", gib(f.kv_cache), kv_formula(m, c.workload, c.kv_element)});
-  fp.add({"activations", gib(f.activations),
-          "one " + std::to_string(std::min(c.workload.context, c.workload.prefill_chunk)) +
-              "-token prefill chunk + logits, per device"});
+  if (uses_compute_buffer(c.workload.runtime))
+    fp.add({"activations", gib(f.activations),
+            "llama.cpp compute buffer, per device: " +
+                llama_cpp_compute_buffer_formula(m, c.workload.context, c.workload.prefill_chunk,
+                                                 c.workload.flash_attention, true)});
+  else
+    fp.add({"activations", gib(f.activations),
+            "one " + std::to_string(std::min(c.workload.context, c.workload.prefill_chunk)) +
+                "-token prefill chunk + logits, per device"});
   fp.add({"runtime", gib(f.overhead), "context and library workspace, per accelerator"});
   fp.add({"total", gib(f.total()), "one copy of everything"});
   o << fp.render() << "\n";
@@ -259,6 +265,7 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
                       {"total_bytes", std::llround(f.total())}};
   doc["fits"] = r.fits();
   if (r.build_limited) doc["limit"] = "engine build";
+  if (r.compute_limited) doc["limit"] = "compute buffer";
   doc["explanation"] = r.why;
   doc["needs_bytes"] = std::llround(r.needs);
   doc["has_bytes"] = std::llround(r.has);
