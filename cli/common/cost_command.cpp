@@ -28,6 +28,12 @@ void add_cost_flags(CLI::App& cmd, CostArgs& a) {
   cmd.add_option("--prompt", a.plan.prompt, "Prompt tokens the prefill price is at (default 4096)")
       ->check(CLI::Range(1, 10000000));
   cmd.add_option("--kv", a.plan.kv, "KV-cache element type: fp16, fp8 or q8_0");
+  cmd.add_option("--flash-attn", a.plan.flash_attn,
+                 "llama.cpp's flash attention: on, off or auto (default auto: on)")
+      ->check(CLI::IsMember({"on", "off", "auto"}));
+  cmd.add_option("--gpu-memory-utilization", a.plan.gpu_memory_utilization,
+                 "vLLM's share of each GPU's total memory (default 0.92, vLLM's)")
+      ->check(CLI::Range(0.01, 1.0));
   cmd.add_option("--context", a.plan.context, "Tokens per sequence (default 4096)")
       ->check(CLI::Range(1, 10000000));
   cmd.add_option("--batch", a.plan.batch, "Sequences held at once (default 1)")
@@ -77,6 +83,8 @@ int run_cost(const CostArgs& a) {
   req.workload.context = a.plan.context;
   req.workload.batch = a.plan.batch;
   req.workload.kv = a.plan.kv;
+  req.workload.flash_attention = a.plan.flash_attn != "off";
+  req.workload.gpu_memory_utilization = a.plan.gpu_memory_utilization;
   req.decode_batch = a.plan.decode_batch;
   req.runtime = a.plan.runtime;
   req.quant_typed = a.plan.quant;

@@ -35,6 +35,14 @@ void add_plan_flags(CLI::App& cmd, PlanArgs& a) {
                  "(default: llama.cpp for GGUF and CPUs, mlx on Apple, vllm elsewhere; said)")
       ->check(CLI::IsMember(plan::runtime_names()));
   cmd.add_option("--kv", a.kv, "KV-cache element type: fp16, fp8 or q8_0 (default fp16)");
+  cmd.add_option("--flash-attn", a.flash_attn,
+                 "llama.cpp's flash attention: on, off or auto (default auto: on, as llama.cpp's "
+                 "-fa auto picks on every backend planned); off puts one layer's f32 attention "
+                 "scores in its compute buffer")
+      ->check(CLI::IsMember({"on", "off", "auto"}));
+  cmd.add_option("--gpu-memory-utilization", a.gpu_memory_utilization,
+                 "vLLM's share of each GPU's total memory the plan budgets (default 0.92, vLLM's)")
+      ->check(CLI::Range(0.01, 1.0));
   cmd.add_option("--context", a.context,
                  "Tokens per sequence held in the KV cache (default 4096, or prompt + gen)")
       ->check(CLI::Range(1, 10000000))
@@ -341,6 +349,8 @@ int run_plan(const PlanArgs& a) {
   if (!apply_lengths(a, req.workload)) return kExitUsage;
   req.workload.batch = a.batch;
   req.workload.kv = a.kv;
+  req.workload.flash_attention = a.flash_attn != "off";
+  req.workload.gpu_memory_utilization = a.gpu_memory_utilization;
   req.decode_batch = a.decode_batch;
   req.runtime = a.runtime;
   req.quant_typed = a.quant;

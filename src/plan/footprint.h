@@ -18,6 +18,8 @@ struct Workload {
   // PR 15434 on every backend the plan runs it on (src/plan/peak_memory.h);
   // off, the f32 KQ scores of one layer sit in its compute buffer.
   bool flash_attention = true;
+  // vLLM's gpu_memory_utilization share (src/plan/peak_memory.h); 0: its default.
+  double gpu_memory_utilization = 0;
   // --prompt/--gen (0: not given): prefill is estimated at `prompt` tokens and
   // decode at the KV length it averages over, prompt + gen / 2.
   int prompt = 0;

@@ -17,8 +17,8 @@ double engine_build_bytes(std::string_view runtime, double weights, double overh
   return 2 * weights + overhead;
 }
 
-double vllm_budget(const PlanDevice& d) {
-  double share = d.total_bytes * kVllmGpuMemoryUtilization;
+double vllm_budget(const PlanDevice& d, double utilization) {
+  double share = d.total_bytes * utilization;
   double may_take = (d.free_bytes ? *d.free_bytes : d.total_bytes) - d.reserve_bytes;
   return std::max(0.0, std::min(share, may_take));
 }
@@ -101,13 +101,13 @@ bool uses_compute_buffer(std::string_view runtime) {
   return runtime == "llama.cpp";
 }
 
-std::string vllm_budget_note() {
-  char buf[320];
+std::string vllm_budget_note(double share, bool given) {
+  char buf[360];
   std::snprintf(buf, sizeof buf,
-                "vLLM takes %.2f of each GPU's memory (gpu_memory_utilization, its default) and "
+                "vLLM takes %.2f of each GPU's memory (gpu_memory_utilization, %s) and "
                 "fills what the weights, activations and CUDA graphs leave with KV cache: the "
                 "plan budgets that share, less any of it the reserve keeps free",
-                kVllmGpuMemoryUtilization);
+                share, given ? "--gpu-memory-utilization" : "its default");
   return buf;
 }
 

@@ -29,10 +29,12 @@
 
 namespace hwaccel::plan {
 
-// vLLM's default --gpu-memory-utilization from vLLM 0.2 (PR 2162 documents
-// it) through the 0.1x releases the calibration's vLLM rows ran; vLLM's main
-// branch raised it to 0.92 in 2026 (PR 38284).
-inline constexpr double kVllmGpuMemoryUtilization = 0.90;
+// vLLM's default --gpu-memory-utilization: 0.9 from vLLM 0.2 (PR 2162
+// documents it) through the 0.1x releases the calibration's vLLM rows ran,
+// 0.92 since PR 38284 (2026; docs.vllm.ai/en/stable/cli/serve: "Default:
+// 0.92"): a plan is for the vLLM a user installs today. `hwaccel plan
+// --gpu-memory-utilization F` sets another share, as vLLM's flag does.
+inline constexpr double kVllmGpuMemoryUtilization = 0.92;
 
 // Bytes an engine build holds on one device whose engine carries `weights`
 // bytes (0 for a runtime without a build step, and on a CPU).
@@ -41,13 +43,13 @@ double engine_build_bytes(std::string_view runtime, double weights, double overh
 // Whether the runtime builds an engine before it serves (TensorRT-LLM).
 bool builds_engine(std::string_view runtime);
 
-// The bytes vLLM budgets on an accelerator: its utilisation share of the
+// The bytes vLLM budgets on an accelerator: its utilisation `share` of the
 // total, less whatever of it the reserve must keep free (the free memory
 // when detected, else the total, less the reserve), at least 0.
-double vllm_budget(const PlanDevice& d);
+double vllm_budget(const PlanDevice& d, double share = kVllmGpuMemoryUtilization);
 
-// The note said when vLLM's budget is used.
-std::string vllm_budget_note();
+// The note said when vLLM's budget is used (`given`: the user set the share).
+std::string vllm_budget_note(double share = kVllmGpuMemoryUtilization, bool given = false);
 
 // llama.cpp's defaults in the builds modelled: n_ubatch 512 (common/common.h,
 // unchanged since n_ubatch was split from n_batch, ggml-org/llama.cpp PR

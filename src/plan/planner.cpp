@@ -128,8 +128,10 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
   // vLLM budgets its gpu_memory_utilization share of each accelerator.
   if (r.runtime == "vllm") {
     r.budget_rule = "vllm";
+    r.budget_share = req.workload.gpu_memory_utilization > 0 ? req.workload.gpu_memory_utilization
+                                                              : kVllmGpuMemoryUtilization;
     for (auto& d : set.devices)
-      if (!d.cpu) d.capacity = vllm_budget(d);
+      if (!d.cpu) d.capacity = vllm_budget(d, r.budget_share);
   }
   std::vector<std::pair<std::string, std::string>> refused;  // why, labels
   std::vector<std::string> emulations;
@@ -173,7 +175,8 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
       r.notes.push_back("no " + r.runtime + " profile for " + first->sku->perf_class +
                         " in the catalogue: the perf class's efficiencies");
   }
-  if (!r.budget_rule.empty()) r.notes.push_back(vllm_budget_note());
+  if (!r.budget_rule.empty())
+    r.notes.push_back(vllm_budget_note(r.budget_share, req.workload.gpu_memory_utilization > 0));
   for (const auto& d : set.devices) {
     const RuntimeProfile* p = d.sku ? runtime_profile(cat, r.runtime, *d.sku) : nullptr;
     r.efficiencies.push_back(p       ? "the " + p->runtime + " profile for " + p->perf_class

@@ -65,6 +65,7 @@ struct PlanResult {
   // device's usable memory.
   std::vector<double> capacities;
   std::string budget_rule;
+  double budget_share = 0;  // vLLM's share where budget_rule is "vllm"
 };
 
 // `with_alternatives`: also compute the quantisation suggestions and the

@@ -53,8 +53,8 @@ std::string usable_text(const PlanResult& r, const PlanDevice& d, std::size_t i)
   double cap = i < r.capacities.size() ? r.capacities[i] : d.capacity;
   if (r.budget_rule != "vllm" || d.cpu)
     return gib(cap) + " (x" + fixed(d.usable_fraction, 2) + " - reserve)";
-  bool reserve_binds = cap < d.total_bytes * kVllmGpuMemoryUtilization - 1;
-  return gib(cap) + " (vLLM x" + fixed(kVllmGpuMemoryUtilization, 2) +
+  bool reserve_binds = cap < d.total_bytes * r.budget_share - 1;
+  return gib(cap) + " (vLLM x" + fixed(r.budget_share, 2) +
          (reserve_binds ? ", less the reserve)" : ")");
 }
 
@@ -240,6 +240,7 @@ std::string render_plan_json(const PlanResult& r, const DeviceSet& set, const Pl
     doc["request"]["gen"] = c.workload.gen;
   }
   doc["runtime"] = {{"name", r.runtime}, {"assumed", r.runtime_assumed}, {"why", r.runtime_why}};
+  if (r.budget_rule == "vllm") doc["runtime"]["gpu_memory_utilization"] = r.budget_share;
   json devices = json::array();
   for (std::size_t i = 0; i < set.devices.size(); ++i) {
     const auto& d = set.devices[i];

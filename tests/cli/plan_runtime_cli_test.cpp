@@ -33,7 +33,8 @@ TEST(PlanRuntimeCli, TheRuntimeIsSaidAndANamedOneDecides) {
   // fp16 on a datacenter GPU with nothing saying llama.cpp: vLLM, said in --json.
   auto dc = run_command(
       hw("plan --host fixtures/hosts/dgx-h100.yaml --on cuda:0 --model Llama-3-8B --json"));
-  EXPECT_NE(dc.out.find("\"runtime\": {\n    \"assumed\": true,\n    \"name\": \"vllm\",\n    "
+  EXPECT_NE(dc.out.find("\"runtime\": {\n    \"assumed\": true,\n    "
+                        "\"gpu_memory_utilization\": 0.92,\n    \"name\": \"vllm\",\n    "
                         "\"why\": \"the most common runtime on datacenter gpus\"\n  }"),
             std::string::npos)
       << dc.out;
@@ -170,6 +171,33 @@ TEST(PlanRuntimeCli, AnIndexNamingAPathOrAMissingShardIsRefused) {
   auto missing = run_command(hw("plan --host fixtures/hosts/cpu-only.yaml --model " + dir));
   EXPECT_EQ(missing.exit_code, 4);
   EXPECT_NE(missing.err.find("gone.safetensors"), std::string::npos) << missing.err;
+}
+
+TEST(PlanRuntimeCli, VllmShareAndFlashAttentionAreTheUsersToSet) {
+  // vLLM's own flag: the share budgeted, said in the note and in --json.
+  auto share = run_command(
+      hw("plan --host fixtures/hosts/dgx-h100.yaml --on cuda:0 --model Llama-3-70B --quant fp8 "
+         "--runtime vllm --gpu-memory-utilization 0.8 --json"));
+  EXPECT_EQ(share.exit_code, 11) << share.err;  // 69.6 GiB does not fit 0.8 x 79.6 GiB
+  EXPECT_NE(share.out.find("\"gpu_memory_utilization\": 0.8,"), std::string::npos) << share.out;
+  EXPECT_NE(share.out.find("vLLM takes 0.80 of each GPU's memory (gpu_memory_utilization, "
+                           "--gpu-memory-utilization)"),
+            std::string::npos)
+      << share.out;
+  auto out_of_range = run_command(
+      hw("plan --host fixtures/hosts/dgx-h100.yaml --model Llama-3-8B --gpu-memory-utilization 2"));
+  EXPECT_NE(out_of_range.exit_code, 0);
+  // llama.cpp's -fa: off puts one layer's f32 scores in the compute buffer.
+  std::string base =
+      "plan --host fixtures/hosts/rtx4090-amd-igpu.yaml --on cuda:0 --model Llama-3-8B "
+      "--quant q8_0 --context 65536";
+  auto on = run_command(hw(base));
+  auto off = run_command(hw(base + " --flash-attn off"));
+  EXPECT_EQ(on.exit_code, 0) << on.out << on.err;
+  EXPECT_EQ(off.exit_code, 11) << off.out;
+  EXPECT_NE(off.out.find("the compute buffer is the limit"), std::string::npos) << off.out;
+  auto bad = run_command(hw(base + " --flash-attn maybe"));
+  EXPECT_NE(bad.exit_code, 0);
 }
 
 }  // namespace
