@@ -22,7 +22,7 @@ struct PlanArgs {
   std::string runtime;  // --runtime llama.cpp|vllm|sglang|trt-llm|mlx (empty: assumed)
   std::string quant;    // empty: the model's published dtype
   std::string kv = "fp16";
-  std::string flash_attn = "auto";     // --flash-attn on|off|auto (llama.cpp's -fa)
+  std::string flash_attn = "auto";    // --flash-attn on|off|auto (llama.cpp's -fa)
   double gpu_memory_utilization = 0;  // --gpu-memory-utilization F (vLLM's; 0: its default)
   int context = 4096;
   bool context_given = false;  // --context on the command line

@@ -129,7 +129,7 @@ PlanResult make_plan(const PlanRequest& req, const DeviceSet& given, const Catal
   if (r.runtime == "vllm") {
     r.budget_rule = "vllm";
     r.budget_share = req.workload.gpu_memory_utilization > 0 ? req.workload.gpu_memory_utilization
-                                                              : kVllmGpuMemoryUtilization;
+                                                             : kVllmGpuMemoryUtilization;
     for (auto& d : set.devices)
       if (!d.cpu) d.capacity = vllm_budget(d, r.budget_share);
   }

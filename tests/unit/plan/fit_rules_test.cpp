@@ -221,8 +221,7 @@ TEST(FitRules, VllmBudgetsItsGpuMemoryUtilizationShare) {
   ASSERT_EQ(r.capacities.size(), 1u);
   EXPECT_DOUBLE_EQ(kVllmGpuMemoryUtilization, 0.92);
   EXPECT_DOUBLE_EQ(r.capacities[0], 0.92 * h100.memory_bytes);
-  EXPECT_DOUBLE_EQ(r.candidates.at(*r.chosen).plan.shards.at(0).capacity,
-                   0.92 * h100.memory_bytes);
+  EXPECT_DOUBLE_EQ(r.candidates.at(*r.chosen).plan.shards.at(0).capacity, 0.92 * h100.memory_bytes);
   EXPECT_EQ(r.budget_rule, "vllm");
   bool said = false;
   for (const auto& n : r.notes) said |= n.find("gpu_memory_utilization") != n.npos;
@@ -261,8 +260,9 @@ TEST(FitRules, VllmShareFollowsGpuMemoryUtilizationWhenGiven) {
   EXPECT_DOUBLE_EQ(r.capacities.at(0), 0.8 * h100.memory_bytes);
   EXPECT_FALSE(r.fits());
   bool said = false;
-  for (const auto& n : r.notes) said |= n.find("0.80 of each GPU's memory") != n.npos &&
-                                        n.find("--gpu-memory-utilization") != n.npos;
+  for (const auto& n : r.notes)
+    said |= n.find("0.80 of each GPU's memory") != n.npos &&
+            n.find("--gpu-memory-utilization") != n.npos;
   EXPECT_TRUE(said);
   std::string text = render_plan_text(r, set, {"test", "built-in", "3584 MiB"});
   EXPECT_NE(text.find("(vLLM x0.80)"), std::string::npos) << text;
