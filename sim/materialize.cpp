@@ -1,6 +1,7 @@
 #include "sim/materialize.h"
 
 #include <cerrno>
+#include <iterator>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -74,7 +75,10 @@ class Planner {
 
   // What the snapshot implies but does not hold (sim/kernel_fill.h): listed.
   void filled(const FilledPaths& paths) {
-    for (const auto& [path, from] : paths) special(path, "filled: derived from " + from);
+    // In path order: each lands next to the last (a hinted insert, no search).
+    auto hint = special_.begin();
+    for (const auto& [path, from] : paths)
+      hint = std::next(special_.insert_or_assign(hint, path, "filled: derived from " + from));
   }
 
   void shims(const std::string& root) {
@@ -153,10 +157,15 @@ class Planner {
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh", env_sh(view, root + kShimDir),
          "", 0644});
     std::string special_text;
-    for (const auto& [path, what] : special_)
-      special_text +=
-          (path.find_first_of("\t\n") == std::string::npos ? path : display_quote(path)) + "\t" +
-          what + "\n";
+    for (const auto& [path, what] : special_) {
+      if (path.find_first_of("\t\n") == std::string::npos)
+        special_text += path;
+      else
+        special_text += display_quote(path);
+      special_text += '\t';
+      special_text += what;
+      special_text += '\n';
+    }
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/special", special_text, "", 0644});
   }
 
