@@ -37,23 +37,28 @@ Snapshot with_implied_proc(const Snapshot& snapshot) {
 
 void Filler::file(const std::string& path, std::string bytes, const std::string& from) {
   if (recorded(path)) return;
+  if (memo_.valid && memo_.dir.starts_with(path) &&
+      (memo_.dir.size() == path.size() || memo_.dir[path.size()] == '/'))
+    memo_.valid = false;  // a file at the remembered folder or above it
   s.files.emplace(path, FileEntry::of_content(std::move(bytes)));
   filled[path] = from;
 }
 
 void Filler::link(const std::string& path, std::string target, const std::string& from) {
   if (recorded(path)) return;
+  if (memo_.valid && memo_.dir.starts_with(path) &&
+      (memo_.dir.size() == path.size() || memo_.dir[path.size()] == '/'))
+    memo_.valid = false;
   s.files.emplace(path, FileEntry::of_link(std::move(target)));
   filled[path] = from;
 }
 
-bool Filler::recorded(const std::string& path) const {
-  if (s.files.count(path)) return true;
-  // A recorded link or file above it decides what is there (the fill never goes
-  // through one), and so does a recorded listing that does not name the next part.
+// A recorded link or file above `path` decides what is there (the fill never goes
+// through one), and so does a recorded listing that does not name the next part.
+bool Filler::blocked_above(std::string_view path) const {
   for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0;
        slash = path.rfind('/', slash - 1)) {
-    auto it = s.files.find(path.substr(0, slash));
+    auto it = s.files.find(std::string(path.substr(0, slash)));
     if (it == s.files.end()) continue;
     if (it->second.kind != FileEntry::Kind::dir) return true;
     auto next = path.substr(slash + 1, path.find('/', slash + 1) - slash - 1);
@@ -61,6 +66,26 @@ bool Filler::recorded(const std::string& path) const {
     if (!std::binary_search(names.begin(), names.end(), next)) return true;
   }
   return false;
+}
+
+bool Filler::recorded(const std::string& path) const {
+  if (s.files.count(path)) return true;
+  const auto slash = path.rfind('/');
+  if (!remember_ || slash == std::string::npos || slash == 0) return blocked_above(path);
+  const std::string_view dir = std::string_view(path).substr(0, slash);
+  if (!memo_.valid || memo_.dir != dir) {
+    memo_.dir.assign(dir);
+    auto it = s.files.find(memo_.dir);
+    memo_.entry = it == s.files.end() ? nullptr : &it->second;
+    memo_.above = blocked_above(dir);
+    memo_.valid = true;
+  }
+  if (memo_.above) return true;
+  if (!memo_.entry) return false;
+  if (memo_.entry->kind != FileEntry::Kind::dir) return true;
+  const std::string_view name = std::string_view(path).substr(slash + 1);
+  const auto& names = memo_.entry->names;
+  return !std::binary_search(names.begin(), names.end(), name);
 }
 
 std::optional<std::string> Filler::read(const std::string& path) const {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/kernel_fill.h"
@@ -20,6 +21,37 @@ struct Filler {
   void link(const std::string& path, std::string target, const std::string& from);
   bool recorded(const std::string& path) const;
   std::optional<std::string> read(const std::string& path) const;
+
+  // While a fill adds files through file() and link() only (no other change to
+  // s.files), recorded() may keep what it found above the last folder it looked
+  // in: thousands of files in a few folders each (a CPU's topology and caches).
+  void remember_folders(bool on) {
+    remember_ = on;
+    memo_.valid = false;
+  }
+
+ private:
+  bool blocked_above(std::string_view path) const;
+  struct FolderMemo {
+    bool valid = false;
+    std::string dir;                   // the folder looked in last
+    const FileEntry* entry = nullptr;  // what the snapshot records at it
+    bool above = false;                // blocked_above(dir)
+  };
+  bool remember_ = false;
+  mutable FolderMemo memo_;
+};
+
+// Filler::remember_folders for a scope.
+class RememberFolders {
+ public:
+  explicit RememberFolders(Filler& f) : f_(f) { f_.remember_folders(true); }
+  ~RememberFolders() { f_.remember_folders(false); }
+  RememberFolders(const RememberFolders&) = delete;
+  RememberFolders& operator=(const RememberFolders&) = delete;
+
+ private:
+  Filler& f_;
 };
 
 // A recorded sysfs hex attribute ("0x10de\n") as a number; -1 when absent or not hex.

@@ -1,8 +1,11 @@
 #include "sim/materialize.h"
 
 #include <cerrno>
+#include <iterator>
 #include <set>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "sim/emulate/emulator_plan.h"
 #include "sim/emulate/tool_emulator.h"
@@ -36,13 +39,16 @@ class Planner {
  public:
   Planner(const Snapshot& s, TreePlan& plan, const std::set<std::string>& shim_missing,
           const std::string& sleep_program, const ShimHelpers& helpers)
-      : s_(s), plan_(plan), shim_missing_(shim_missing), sleep_(sleep_program), helpers_(helpers) {}
+      : s_(s), plan_(plan), shim_missing_(shim_missing), sleep_(sleep_program), helpers_(helpers) {
+    for (const auto& [path, entry] : s_.files)
+      if (entry.kind == FileEntry::Kind::link) links_.insert(path);
+  }
 
   void dir(const std::string& path) { put({PlannedEntry::Kind::dir, path, "", "", 0755}); }
 
   void files() {
     for (const auto& [path, entry] : s_.files) {
-      std::string real = resolve_through_links(s_, path);
+      std::string real = resolve(path);
       if (real.empty()) {
         special(path, "not materialized: the links above it loop");
         continue;
@@ -56,7 +62,7 @@ class Planner {
     // A listing's names with nothing recorded at or below them: empty placeholders.
     for (const auto& [path, entry] : s_.files) {
       if (entry.kind != FileEntry::Kind::dir) continue;
-      std::string real = resolve_through_links(s_, path);
+      std::string real = resolve(path);
       if (real.empty()) continue;
       for (const auto& name : entry.names) {
         std::string child = join_path(real, name);
@@ -69,7 +75,10 @@ class Planner {
 
   // What the snapshot implies but does not hold (sim/kernel_fill.h): listed.
   void filled(const FilledPaths& paths) {
-    for (const auto& [path, from] : paths) special(path, "filled: derived from " + from);
+    // In path order: each lands next to the last (a hinted insert, no search).
+    auto hint = special_.begin();
+    for (const auto& [path, from] : paths)
+      hint = std::next(special_.insert_or_assign(hint, path, "filled: derived from " + from));
   }
 
   void shims(const std::string& root) {
@@ -148,10 +157,15 @@ class Planner {
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/env.sh", env_sh(view, root + kShimDir),
          "", 0644});
     std::string special_text;
-    for (const auto& [path, what] : special_)
-      special_text +=
-          (path.find_first_of("\t\n") == std::string::npos ? path : display_quote(path)) + "\t" +
-          what + "\n";
+    for (const auto& [path, what] : special_) {
+      if (path.find_first_of("\t\n") == std::string::npos)
+        special_text += path;
+      else
+        special_text += display_quote(path);
+      special_text += '\t';
+      special_text += what;
+      special_text += '\n';
+    }
     put({PlannedEntry::Kind::file, std::string(kMetaDir) + "/special", special_text, "", 0644});
   }
 
@@ -167,25 +181,46 @@ class Planner {
     return all_not_found ? 0u : all_denied ? 0644u : 0755u;
   }
 
+  // resolve_through_links, at once for a path with no recorded link above it (a
+  // snapshot's thousands of files against its few hundred links).
+  std::string resolve(const std::string& path) const {
+    const bool plain = !path.empty() && path[0] == '/' && path.back() != '/' &&
+                       path.find("//") == std::string::npos;
+    if (!plain) return resolve_through_links(s_, path);
+    for (auto slash = path.find('/', 1); slash != std::string::npos;
+         slash = path.find('/', slash + 1))
+      if (links_.count(std::string_view(path).substr(0, slash)))
+        return resolve_through_links(s_, path);
+    return path;
+  }
+
+  // The entry planned at `path`, null when none.
+  const std::size_t* planned(std::string_view path) const {
+    auto it = index_.find(path);
+    return it == index_.end() ? nullptr : &it->second;
+  }
+
   bool taken(const std::string& real) const {
-    if (by_path_.count(real)) return true;
+    if (planned(real)) return true;
     auto it = by_path_.upper_bound(real);
     return it != by_path_.end() && is_below(it->first, real);
   }
 
   void put(PlannedEntry e) {
     // A file where a folder is needed (or the reverse) cannot be both: first one wins.
-    for (std::string p = parent_dir(e.path); p != "/"; p = parent_dir(p)) {
-      auto it = by_path_.find(p);
-      if (it != by_path_.end() && plan_.entries[it->second].kind != PlannedEntry::Kind::dir) {
-        plan_.notes.push_back(display_quote(e.path) + ": not materialized: " + display_quote(p) +
-                              " is not a folder");
+    const std::string_view whole = e.path;
+    for (auto slash = whole.rfind('/'); slash != std::string_view::npos && slash > 0;
+         slash = whole.rfind('/', slash - 1)) {
+      const std::string_view p = whole.substr(0, slash);
+      const std::size_t* at = planned(p);
+      if (at && plan_.entries[*at].kind != PlannedEntry::Kind::dir) {
+        plan_.notes.push_back(display_quote(e.path) + ": not materialized: " +
+                              display_quote(std::string(p)) + " is not a folder");
         return;
       }
     }
-    auto it = by_path_.find(e.path);
-    if (it != by_path_.end()) {
-      PlannedEntry& old = plan_.entries[it->second];
+    if (const std::size_t* at = planned(e.path)) {
+      PlannedEntry& old = plan_.entries[*at];
       if (old.kind == PlannedEntry::Kind::dir && e.kind == PlannedEntry::Kind::dir) return;
       plan_.notes.push_back(display_quote(e.path) +
                             ": recorded twice (through a link); the first is kept");
@@ -196,7 +231,8 @@ class Planner {
                             ": not materialized: files are recorded below it");
       return;
     }
-    by_path_[e.path] = plan_.entries.size();
+    auto made = by_path_.emplace(e.path, plan_.entries.size()).first;
+    index_.emplace(made->first, made->second);
     plan_.entries.push_back(std::move(e));
   }
 
@@ -259,6 +295,10 @@ class Planner {
   const std::string& sleep_;
   const ShimHelpers& helpers_;
   std::map<std::string, std::size_t> by_path_;  // real path -> index in plan_.entries
+  // The same by hash (its keys are by_path_'s): the exact look-ups, a few a
+  // component for each of a DGX's 16,000 entries, without comparing long paths.
+  std::unordered_map<std::string_view, std::size_t> index_;
+  std::unordered_set<std::string_view> links_;  // the snapshot's links' paths
   std::map<std::string, std::string> special_;
 };
 

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
+#include <vector>
 
 #include "src/host/tree_fd.h"
 #include "src/vocabulary/path.h"
@@ -22,10 +24,28 @@ std::string fail(const std::string& what, const std::string& path, int code) {
   return what + " " + path + ": " + std::strerror(code);
 }
 
-std::string write_file(int dir, const std::string& name, const std::string& real,
-                       const std::string& bytes, unsigned mode) {
-  int fd = ::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return fail("cannot create", real, errno);
+// An entry's path on disk, for messages only (built when one is needed).
+struct Where {
+  const std::string& root;
+  const std::string& path;
+  std::string operator()() const { return root + path; }
+};
+
+// The bits the process's umask takes from a mode given to open(2) or mkdir(2).
+// Read once per tree (umask(2) can only be read by setting it; set back at once).
+mode_t current_umask() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
+// Created with its final mode (a 0000 file is still written through the
+// descriptor that created it); chmod-ed after only where the umask took bits from
+// it. Three system calls for a file the umask leaves alone, the most of a tree.
+std::string write_file(int dir, const char* name, const Where& real, const std::string& bytes,
+                       unsigned mode, mode_t umask_bits) {
+  int fd = ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 07777);
+  if (fd < 0) return fail("cannot create", real(), errno);
   std::size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -33,17 +53,16 @@ std::string write_file(int dir, const std::string& name, const std::string& real
     if (n < 0) {
       int code = errno;
       ::close(fd);
-      return fail("cannot write", real, code);
+      return fail("cannot write", real(), code);
     }
     done += static_cast<std::size_t>(n);
   }
-  // The mode last: a 0000 file is still written by its (non-root) owner.
-  if (::fchmod(fd, mode) != 0) {
+  if ((mode & umask_bits) != 0 && ::fchmod(fd, mode) != 0) {
     int code = errno;
     ::close(fd);
-    return fail("cannot chmod", real, code);
+    return fail("cannot chmod", real(), code);
   }
-  if (::close(fd) != 0) return fail("cannot close", real, errno);
+  if (::close(fd) != 0) return fail("cannot close", real(), errno);
   return "";
 }
 
@@ -81,6 +100,91 @@ std::string open_root(const std::string& root, Fd& out) {
   return "";
 }
 
+// The folders above the entry being written, from the root down, each an
+// O_PATH descriptor opened relative to the one above it with O_NOFOLLOW (never
+// through a link: one there, planted or planned, is refused). The plan's entries
+// come folder by folder, mostly in order: the next entry's folder shares most of
+// the chain, and only the rest is opened (a walk from the root for each folder
+// cost four system calls a component, about 40,000 for a DGX's tree). At most
+// one descriptor a component is held.
+class FolderChain {
+ public:
+  explicit FolderChain(int root) : root_(root) {}
+
+  // A descriptor of `dir` ("/a/b", "" for the root), its missing folders made;
+  // -1 and `why` (naming the tree's path) when a component is a link or not a folder.
+  int open(std::string_view dir, std::string& why) {
+    if (dir == last_) return fds_.empty() ? root_ : fds_.back().get();
+    std::size_t depth = 0, at = 0;
+    while (true) {
+      while (at < dir.size() && dir[at] == '/') ++at;
+      if (at >= dir.size()) break;
+      std::size_t end = dir.find('/', at);
+      if (end == std::string_view::npos) end = dir.size();
+      const std::string_view part = dir.substr(at, end - at);
+      if (depth < names_.size() && names_[depth] == part) {
+        ++depth;
+        at = end;
+        continue;
+      }
+      names_.resize(depth);
+      fds_.resize(depth);
+      const std::string walked(dir.substr(0, end));
+      if (part == "." || part == "..") {
+        why = "the tree's " + walked + ": not a plain path";
+        return fail_open();
+      }
+      const int parent = depth == 0 ? root_ : fds_.back().get();
+      const std::string component(part);
+      // Made first: most folders of a plan are only the parents of its files.
+      if (::mkdirat(parent, component.c_str(), 0755) != 0 && errno != EEXIST) {
+        why = "cannot make the tree's " + walked + ": " + std::strerror(errno);
+        return fail_open();
+      }
+      Fd next = open_folder(parent, component);
+      if (!next.ok()) {
+        why = "the tree's " + walked + refusal(parent, component, errno);
+        return fail_open();
+      }
+      names_.push_back(component);
+      fds_.push_back(std::move(next));
+      ++depth;
+      at = end;
+    }
+    names_.resize(depth);
+    fds_.resize(depth);
+    last_.assign(dir);
+    return depth == 0 ? root_ : fds_.back().get();
+  }
+
+ private:
+  static Fd open_folder(int parent, const std::string& name) {
+    return Fd(::openat(parent, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  }
+
+  // Why `name` in `parent` could not be opened as a folder (ENOTDIR: a link or a file).
+  static std::string refusal(int parent, const std::string& name, int code) {
+    struct stat st {};
+    if (code == ENOTDIR && ::fstatat(parent, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      if (S_ISLNK(st.st_mode)) return " is a symbolic link (never followed)";
+      if (!S_ISDIR(st.st_mode)) return " is not a folder";
+    }
+    return std::string(": ") + std::strerror(code);
+  }
+
+  int fail_open() {
+    names_.clear();
+    fds_.clear();
+    last_.clear();
+    return -1;
+  }
+
+  int root_;
+  std::vector<std::string> names_;
+  std::vector<Fd> fds_;
+  std::string last_;
+};
+
 }  // namespace
 
 std::string write_tree(const TreePlan& plan, const std::string& root) {
@@ -92,41 +196,46 @@ std::string write_tree(const TreePlan& plan, const std::string& root,
   if (!plan.error.empty()) return plan.error;
   Fd top;
   if (auto why = open_root(root, top); !why.empty()) return why;
-  std::string last_parent;  // entries come folder by folder: its descriptor is kept
-  Fd dir;
+  const mode_t umask_bits = current_umask();
+  FolderChain folders(top.get());
+  std::string name;
   for (const PlannedEntry& e : plan.entries) {
     if (before_each) before_each(e.path);
-    const std::string real = root + e.path;
-    auto parts = path_components(e.path);
-    if (parts.empty()) return root + ": the plan names the root itself";
-    const std::string name = parts.back();
-    const std::string parent = parent_dir(e.path);
-    if (!dir.ok() || parent != last_parent) {
-      std::string why;
-      dir = open_in_tree(top.get(), parent, Walk::make_dirs, why);
-      if (!dir.ok()) return "cannot create " + real + ": " + why;
-      last_parent = parent;
-    }
+    const Where real{root, e.path};
+    // The last component and the folder above it ("/a/b/c": "c" in "/a/b").
+    std::string_view path = e.path;
+    while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+    const auto slash = path.rfind('/');
+    const std::string_view parent = slash == std::string_view::npos ? "" : path.substr(0, slash);
+    name.assign(path.substr(slash == std::string_view::npos ? 0 : slash + 1));
+    if (name.empty()) return root + ": the plan names the root itself";
+    if (name == "." || name == "..")
+      return "cannot create " + real() + ": the tree's " + e.path + ": not a plain path";
+    std::string why;
+    const int dir = folders.open(parent, why);
+    if (dir < 0) return "cannot create " + real() + ": " + why;
     switch (e.kind) {
       case PlannedEntry::Kind::dir: {
-        if (::mkdirat(dir.get(), name.c_str(), 0755) != 0 && errno != EEXIST)
-          return fail("cannot mkdir", real, errno);
+        const bool made_now = ::mkdirat(dir, name.c_str(), 0755) == 0;
+        if (!made_now && errno != EEXIST) return fail("cannot mkdir", real(), errno);
+        if (made_now && e.mode == 0755) break;  // a new folder of ours, as planned
         // A folder already there (made for an entry below it) is fine; a link is not.
-        Fd made(::openat(dir.get(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        Fd made(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (!made.ok())
-          return fail("cannot mkdir", real, errno == ELOOP ? ENOTDIR : errno) +
+          return fail("cannot mkdir", real(), errno == ELOOP ? ENOTDIR : errno) +
                  (errno == ELOOP ? " (a symbolic link is there; never followed)" : "");
         if (e.mode != 0755 && ::fchmod(made.get(), e.mode) != 0)
-          return fail("cannot chmod", real, errno);
+          return fail("cannot chmod", real(), errno);
         break;
       }
       case PlannedEntry::Kind::file:
-        if (auto failed = write_file(dir.get(), name, real, e.bytes, e.mode); !failed.empty())
+        if (auto failed = write_file(dir, name.c_str(), real, e.bytes, e.mode, umask_bits);
+            !failed.empty())
           return failed;
         break;
       case PlannedEntry::Kind::link:
-        if (::symlinkat(e.target.c_str(), dir.get(), name.c_str()) != 0)
-          return fail("cannot link", real, errno);
+        if (::symlinkat(e.target.c_str(), dir, name.c_str()) != 0)
+          return fail("cannot link", real(), errno);
         break;
     }
   }

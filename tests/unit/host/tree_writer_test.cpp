@@ -5,6 +5,7 @@
 #include "src/host/tree_writer.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -112,6 +113,48 @@ TEST_F(TreeWriter, ALinkPlantedMidWriteIsNotFollowed) {
   EXPECT_NE(why.find("cannot mkdir " + root2 + "/d"), std::string::npos) << why;
   EXPECT_TRUE(canary_untouched());
   EXPECT_EQ(fs::status(canary_).permissions(), mode_before);  // not chmod-ed through the link
+}
+
+// A file is created with its mode and chmod-ed only where the umask took bits:
+// the modes are the plan's whatever the umask; folders keep the umask, as before.
+TEST_F(TreeWriter, ModesAreThePlansUnderAnyUmask) {
+  const mode_t old = ::umask(077);
+  const std::string root = base_ + "/tree";
+  std::string why = write_tree(plan({{Kind::file, "/a/f", "x", "", 0644},
+                                     {Kind::file, "/a/g", "", "", 0000},
+                                     {Kind::file, "/a/h", "y", "", 0755},
+                                     {Kind::dir, "/d", "", "", 0700}}),
+                               root);
+  ::umask(old);
+  ASSERT_EQ(why, "");
+  auto mode = [&](const std::string& p) {
+    struct stat st {};
+    EXPECT_EQ(::lstat((root + p).c_str(), &st), 0) << p;
+    return st.st_mode & 07777;
+  };
+  EXPECT_EQ(mode("/a/f"), 0644u);
+  EXPECT_EQ(mode("/a/g"), 0000u);
+  EXPECT_EQ(mode("/a/h"), 0755u);
+  EXPECT_EQ(mode("/a"), 0700u);  // a parent made on the way: 0755 less the umask
+  EXPECT_EQ(mode("/d"), 0700u);
+  EXPECT_EQ(fs::file_size(root + "/a/h"), 1u);
+}
+
+// Entries out of order: the folders kept open for the last one are left for
+// another branch and come back, each file in its own folder.
+TEST_F(TreeWriter, EntriesInAnyOrderLandInTheirFolders) {
+  const std::string root = base_ + "/tree";
+  ASSERT_EQ(write_tree(plan({{Kind::file, "/a/b/c/1", "1", "", 0644},
+                             {Kind::file, "/a/x/2", "2", "", 0644},
+                             {Kind::file, "/a/b/c/3", "3", "", 0644},
+                             {Kind::file, "/4", "4", "", 0644},
+                             {Kind::file, "/a/b/5", "5", "", 0644},
+                             {Kind::link, "/a/b/c/l", "", "../5", 0777}}),
+                       root),
+            "");
+  for (const auto* p : {"/a/b/c/1", "/a/x/2", "/a/b/c/3", "/4", "/a/b/5"})
+    EXPECT_EQ(fs::file_size(root + p), 1u) << p;
+  EXPECT_EQ(fs::read_symlink(root + "/a/b/c/l"), "../5");
 }
 
 TEST_F(TreeWriter, APlanWithAnErrorWritesNothing) {
