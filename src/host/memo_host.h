@@ -21,6 +21,9 @@ class MemoHost : public Host {
   explicit MemoHost(Host& inner) : inner_(inner) {}
 
   Result<std::string> read(std::string_view path) override;
+  // Lent from the memo (or from the inner host, where it lends): valid while
+  // this MemoHost lives.
+  Result<FileText> read_text(std::string_view path) override;
   Result<std::vector<std::string>> list(std::string_view dir) override;
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;
@@ -53,7 +56,7 @@ class MemoHost : public Host {
 
   Host& inner_;
   std::mutex mutex_;
-  Memo<std::string> reads_;
+  Memo<FileText> reads_;  // as the inner host's read_text answered
   Memo<std::vector<std::string>> lists_;
   Memo<std::string> links_;
   Memo<FileKind> stats_;

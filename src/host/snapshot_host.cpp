@@ -23,9 +23,60 @@ bool SnapshotHost::has_children(const std::string& dir) const {
   return it != snapshot_.files.end() && it->first.rfind(prefix, 0) == 0;
 }
 
+// The walk below for a path with no "." or ".." in it and no link to follow
+// on the way: one string grown a component at a time, no other allocation (a
+// detection asks a few thousand paths, nearly all like that). nullopt where the
+// full walk must decide (a link, a dot, a NUL).
+std::optional<Result<SnapshotHost::Found>> SnapshotHost::resolve_plain(std::string_view path,
+                                                                       bool follow_last) const {
+  if (path.empty() || path.front() != '/' || path.find('\0') != std::string_view::npos)
+    return std::nullopt;
+  std::string current;
+  current.reserve(path.size());
+  auto it = snapshot_.files.end();
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '/') {
+      ++i;
+      continue;
+    }
+    std::size_t end = std::min(path.find('/', i), path.size());
+    std::string_view name = path.substr(i, end - i);
+    if (name == "." || name == "..") return std::nullopt;
+    i = end;
+    bool last = path.find_first_not_of('/', i) == std::string_view::npos;
+    current += '/';
+    current += name;
+    it = snapshot_.files.find(current);
+    if (it == snapshot_.files.end()) continue;
+    const FileEntry& e = it->second;
+    if (e.kind == FileEntry::Kind::link && (!last || follow_last)) return std::nullopt;
+    if (!last) {
+      // A recorded answer on the way decides: absent or an error stops the walk.
+      if (e.kind == FileEntry::Kind::absent) return Result<Found>(make_error(ENOENT, path));
+      if (e.kind == FileEntry::Kind::error) return Result<Found>(make_error(e.error_code, path));
+      if (e.kind == FileEntry::Kind::content || e.kind == FileEntry::Kind::node)
+        return Result<Found>(make_error(ENOTDIR, path));
+    }
+  }
+  Found found;
+  if (current.empty()) {
+    current = "/";
+    it = snapshot_.files.find(current);
+  }
+  if (it != snapshot_.files.end()) {
+    found.entry = &it->second;
+  } else {
+    found.implied_dir = current == "/" || has_children(current);
+  }
+  found.path = std::move(current);
+  return Result<Found>(std::move(found));
+}
+
 // Walks the path a component at a time so that a link recorded for any folder
 // on the way (/sys/bus/pci/devices/X -> ../../../devices/...) is followed.
 Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool follow_last) const {
+  if (auto plain = resolve_plain(path, follow_last)) return std::move(*plain);
   auto normalized = normalize_absolute(path);
   if (!normalized) return make_error(EINVAL, path);
   std::vector<std::string> pending = path_components(*normalized);
@@ -94,13 +145,19 @@ bool SnapshotHost::knows(std::string_view path) {
 }
 
 Result<std::string> SnapshotHost::read(std::string_view path) {
+  auto text = read_text(path);
+  if (!text) return text.error();
+  return std::string(text->view());
+}
+
+Result<FileText> SnapshotHost::read_text(std::string_view path) {
   auto found = resolve(path, true);
   if (!found) return found.error();
   const FileEntry* e = found->entry;
   if (!e) return make_error(found->implied_dir ? EISDIR : ENOENT, path);
   switch (e->kind) {
     case FileEntry::Kind::content:
-      return e->bytes;
+      return FileText::lent(e->bytes);
     case FileEntry::Kind::absent:
       return make_error(ENOENT, path);
     case FileEntry::Kind::error:
