@@ -7,9 +7,9 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/host/host.h"
@@ -45,8 +45,15 @@ class MemoHost : public Host {
   bool knows(std::string_view path) override { return inner_.knows(path); }
 
  private:
+  // Hashed, looked up by string_view: a detection asks a few thousand paths
+  // that share long prefixes (/sys/bus/pci/devices/...), which an ordered map
+  // compares again and again. Its nodes, like a map's, never move.
+  struct PathHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   template <typename T>
-  using Memo = std::map<std::string, Result<T>, std::less<>>;
+  using Memo = std::unordered_map<std::string, Result<T>, PathHash, std::equal_to<>>;
 
   // The remembered answer for `key`, asking `ask` the first time. The lock is
   // not held while asking: two threads may ask at once, and the first answer

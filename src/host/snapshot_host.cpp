@@ -23,85 +23,59 @@ bool SnapshotHost::has_children(const std::string& dir) const {
   return it != snapshot_.files.end() && it->first.rfind(prefix, 0) == 0;
 }
 
-// The walk below for a path with no "." or ".." in it and no link to follow
-// on the way: one string grown a component at a time, no other allocation (a
-// detection asks a few thousand paths, nearly all like that). nullopt where the
-// full walk must decide (a link, a dot, a NUL).
-std::optional<Result<SnapshotHost::Found>> SnapshotHost::resolve_plain(std::string_view path,
-                                                                       bool follow_last) const {
-  if (path.empty() || path.front() != '/' || path.find('\0') != std::string_view::npos)
-    return std::nullopt;
-  std::string current;
-  current.reserve(path.size());
-  auto it = snapshot_.files.end();
-  std::size_t i = 0;
-  while (i < path.size()) {
-    if (path[i] == '/') {
-      ++i;
-      continue;
-    }
-    std::size_t end = std::min(path.find('/', i), path.size());
-    std::string_view name = path.substr(i, end - i);
-    if (name == "." || name == "..") return std::nullopt;
-    i = end;
-    bool last = path.find_first_not_of('/', i) == std::string_view::npos;
-    current += '/';
-    current += name;
-    it = snapshot_.files.find(current);
-    if (it == snapshot_.files.end()) continue;
-    const FileEntry& e = it->second;
-    if (e.kind == FileEntry::Kind::link && (!last || follow_last)) return std::nullopt;
-    if (!last) {
-      // A recorded answer on the way decides: absent or an error stops the walk.
-      if (e.kind == FileEntry::Kind::absent) return Result<Found>(make_error(ENOENT, path));
-      if (e.kind == FileEntry::Kind::error) return Result<Found>(make_error(e.error_code, path));
-      if (e.kind == FileEntry::Kind::content || e.kind == FileEntry::Kind::node)
-        return Result<Found>(make_error(ENOTDIR, path));
-    }
-  }
-  Found found;
-  if (current.empty()) {
-    current = "/";
-    it = snapshot_.files.find(current);
-  }
-  if (it != snapshot_.files.end()) {
-    found.entry = &it->second;
-  } else {
-    found.implied_dir = current == "/" || has_children(current);
-  }
-  found.path = std::move(current);
-  return Result<Found>(std::move(found));
-}
-
 // Walks the path a component at a time so that a link recorded for any folder
 // on the way (/sys/bus/pci/devices/X -> ../../../devices/...) is followed.
+// The names still to walk are views into `path` and into the recorded link
+// targets (never changed while the host lives), and the folder reached so far
+// is one string grown and cut in place: a detection asks a few thousand paths,
+// most through a link, and none of them allocates per component.
 Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool follow_last) const {
-  if (auto plain = resolve_plain(path, follow_last)) return std::move(*plain);
-  auto normalized = normalize_absolute(path);
-  if (!normalized) return make_error(EINVAL, path);
-  std::vector<std::string> pending = path_components(*normalized);
+  // As normalize_absolute: absolute, no NUL; "." dropped, ".." lexical (clamped at "/").
+  if (path.empty() || path.front() != '/' || path.find('\0') != std::string_view::npos)
+    return make_error(EINVAL, path);
+  std::vector<std::string_view> pending;  // the next name last
+  auto push_components = [&pending](std::string_view text, bool lexical_dots) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && text[i] == '/') ++i;
+      std::size_t start = i;
+      while (i < text.size() && text[i] != '/') ++i;
+      if (i == start) continue;
+      std::string_view name = text.substr(start, i - start);
+      if (name == ".") continue;
+      if (lexical_dots && name == "..") {
+        if (!pending.empty()) pending.pop_back();
+        continue;
+      }
+      pending.push_back(name);
+    }
+  };
+  push_components(path, true);
   std::reverse(pending.begin(), pending.end());
-  std::string current = "/";
+  std::string current;  // "" is "/"
+  current.reserve(path.size());
   int hops = 0;
   while (!pending.empty()) {
-    std::string name = std::move(pending.back());
+    std::string_view name = pending.back();
     pending.pop_back();
     if (name == "..") {
-      current = parent_dir(current);
+      current.resize(current.rfind('/') == std::string::npos ? 0 : current.rfind('/'));
       continue;
     }
-    std::string next = join_path(current, name);
-    auto it = snapshot_.files.find(next);
+    const std::size_t parent = current.size();
+    current += '/';
+    current += name;
+    auto it = snapshot_.files.find(current);
     bool last = pending.empty();
     if (it != snapshot_.files.end() && it->second.kind == FileEntry::Kind::link &&
         (!last || follow_last)) {
       if (++hops > kMaxLinkHops) return make_error(ELOOP, path);
       const std::string& target = it->second.target;
-      if (!target.empty() && target.front() == '/')
-        current.assign(1, '/');  // (not = "/": GCC 12 -Wrestrict false positive)
-      auto parts = path_components(target);
-      for (auto p = parts.rbegin(); p != parts.rend(); ++p)
-        if (*p != ".") pending.push_back(*p);
+      current.resize(!target.empty() && target.front() == '/' ? 0 : parent);
+      // The target's names go before the rest, its ".." walked as they come.
+      std::size_t rest = pending.size();
+      push_components(target, false);
+      std::reverse(pending.begin() + std::ptrdiff_t(rest), pending.end());
       continue;
     }
     if (!last && it != snapshot_.files.end()) {
@@ -112,16 +86,16 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
       if (e.kind == FileEntry::Kind::content || e.kind == FileEntry::Kind::node)
         return make_error(ENOTDIR, path);
     }
-    current = std::move(next);
   }
+  if (current.empty()) current = "/";
   Found found;
-  found.path = current;
   auto it = snapshot_.files.find(current);
   if (it != snapshot_.files.end()) {
     found.entry = &it->second;
   } else {
     found.implied_dir = current == "/" || has_children(current);
   }
+  found.path = std::move(current);
   return found;
 }
 

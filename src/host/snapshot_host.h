@@ -49,7 +49,6 @@ class SnapshotHost : public Host {
     bool implied_dir = false;          // not recorded, but files are recorded below it
   };
   Result<Found> resolve(std::string_view path, bool follow_last) const;
-  std::optional<Result<Found>> resolve_plain(std::string_view path, bool follow_last) const;
   bool has_children(const std::string& dir) const;
 
   Snapshot snapshot_;
