@@ -24,8 +24,9 @@ struct Timeout {
 
 // A file's bytes as Host::read_text answers: lent by a host that keeps its
 // answers (a replayed snapshot, a detection's MemoHost), valid while that host
-// lives, or owned. Read it as a std::string_view: a 300 KB /proc/cpuinfo read
-// by four readers in one detection is then never copied (issue 37).
+// lives, or owned. Read it as a std::string_view: a 446 KB /proc/cpuinfo (the
+// 224-CPU DGX H100 fixture) read six times in one detection is then never
+// copied (issue 37).
 class FileText {
  public:
   FileText() = default;

@@ -45,7 +45,7 @@ class MemoHost : public Host {
   bool knows(std::string_view path) override { return inner_.knows(path); }
 
  private:
-  // Hashed, looked up by string_view: a detection asks a few thousand paths
+  // Hashed, looked up by string_view: a detection asks about a thousand paths
   // that share long prefixes (/sys/bus/pci/devices/...), which an ordered map
   // compares again and again. Its nodes, like a map's, never move.
   struct PathHash {

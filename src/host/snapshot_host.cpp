@@ -27,8 +27,8 @@ bool SnapshotHost::has_children(const std::string& dir) const {
 // on the way (/sys/bus/pci/devices/X -> ../../../devices/...) is followed.
 // The names still to walk are views into `path` and into the recorded link
 // targets (never changed while the host lives), and the folder reached so far
-// is one string grown and cut in place: a detection asks a few thousand paths,
-// most through a link, and none of them allocates per component.
+// is one string grown and cut in place: a detection asks hundreds of paths,
+// many through a link, and none of them allocates per component.
 Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool follow_last) const {
   // As normalize_absolute: absolute, no NUL; "." dropped, ".." lexical (clamped at "/").
   if (path.empty() || path.front() != '/' || path.find('\0') != std::string_view::npos)

@@ -116,7 +116,7 @@ std::map<int, Place> read_places(Host& host, const std::vector<int>& cpus, std::
       continue;
     }
     // The three keys read start with 'p' or 'c' (after the line's blanks): the
-    // other twenty-odd lines of each CPU are not split (224 CPUs, 7,000 lines).
+    // other twenty-odd lines of each CPU are not split (224 CPUs, 6,272 lines).
     if (rest.front() != 'p' && rest.front() != 'c') continue;
     auto colon = line->find(':');
     if (colon == std::string_view::npos) continue;

@@ -41,8 +41,8 @@ std::string_view trim(std::string_view text) {
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
-  // Counted first: one allocation, not a regrowth every doubling (a 300 KB
-  // /proc/cpuinfo has 7,000 lines).
+  // Counted first: one allocation, not a regrowth every doubling (a 446 KB
+  // /proc/cpuinfo of 224 CPUs has 6,272 lines).
   std::vector<std::string_view> pieces;
   std::size_t count = 1;
   for (auto at = text.find(separator); at != std::string_view::npos;
