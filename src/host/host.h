@@ -22,6 +22,32 @@ struct Timeout {
   std::chrono::milliseconds value{0};
 };
 
+// A file's bytes as Host::read_text answers: lent by a host that keeps its
+// answers (a replayed snapshot, a detection's MemoHost), valid while that host
+// lives, or owned. Read it as a std::string_view: a 446 KB /proc/cpuinfo (the
+// 224-CPU DGX H100 fixture) read six times in one detection is then never
+// copied (issue 37).
+class FileText {
+ public:
+  FileText() = default;
+  FileText(std::string owned) : owned_(std::move(owned)) {}
+  static FileText lent(const std::string& text) {
+    FileText t;
+    t.lent_ = &text;
+    return t;
+  }
+  std::string_view view() const {
+    return lent_ ? std::string_view(*lent_) : std::string_view(owned_);
+  }
+  operator std::string_view() const { return view(); }
+  // The same bytes, lent from this one (which must outlive the answer).
+  FileText borrow() const { return lent(lent_ ? *lent_ : owned_); }
+
+ private:
+  const std::string* lent_ = nullptr;
+  std::string owned_;
+};
+
 // A run that has started and not yet been waited for (Host::start).
 class StartedRun {
  public:
@@ -48,6 +74,13 @@ class Host {
   virtual ~Host() = default;
   // Whole contents, read to EOF (never by stat size: sysfs lies about sizes).
   virtual Result<std::string> read(std::string_view path) = 0;
+  // The same answer as read(), lent where the host keeps it (see FileText): for
+  // readers that only look at the bytes. By default, read() and owned.
+  virtual Result<FileText> read_text(std::string_view path) {
+    auto whole = read(path);
+    if (!whole) return whole.error();
+    return FileText(std::move(whole).value());
+  }
   // At most the first `max_bytes` of a file (a model file's header: never its
   // weights). Hosts that hold only small files read it whole and cut it.
   virtual Result<std::string> read_head(std::string_view path, std::size_t max_bytes) {

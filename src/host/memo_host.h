@@ -7,9 +7,9 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/host/host.h"
@@ -21,6 +21,9 @@ class MemoHost : public Host {
   explicit MemoHost(Host& inner) : inner_(inner) {}
 
   Result<std::string> read(std::string_view path) override;
+  // Lent from the memo (or from the inner host, where it lends): valid while
+  // this MemoHost lives.
+  Result<FileText> read_text(std::string_view path) override;
   Result<std::vector<std::string>> list(std::string_view dir) override;
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;
@@ -42,8 +45,15 @@ class MemoHost : public Host {
   bool knows(std::string_view path) override { return inner_.knows(path); }
 
  private:
+  // Hashed, looked up by string_view: a detection asks about a thousand paths
+  // that share long prefixes (/sys/bus/pci/devices/...), which an ordered map
+  // compares again and again. Its nodes, like a map's, never move.
+  struct PathHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   template <typename T>
-  using Memo = std::map<std::string, Result<T>, std::less<>>;
+  using Memo = std::unordered_map<std::string, Result<T>, PathHash, std::equal_to<>>;
 
   // The remembered answer for `key`, asking `ask` the first time. The lock is
   // not held while asking: two threads may ask at once, and the first answer
@@ -53,7 +63,7 @@ class MemoHost : public Host {
 
   Host& inner_;
   std::mutex mutex_;
-  Memo<std::string> reads_;
+  Memo<FileText> reads_;  // as the inner host's read_text answered
   Memo<std::vector<std::string>> lists_;
   Memo<std::string> links_;
   Memo<FileKind> stats_;

@@ -25,32 +25,57 @@ bool SnapshotHost::has_children(const std::string& dir) const {
 
 // Walks the path a component at a time so that a link recorded for any folder
 // on the way (/sys/bus/pci/devices/X -> ../../../devices/...) is followed.
+// The names still to walk are views into `path` and into the recorded link
+// targets (never changed while the host lives), and the folder reached so far
+// is one string grown and cut in place: a detection asks hundreds of paths,
+// many through a link, and none of them allocates per component.
 Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool follow_last) const {
-  auto normalized = normalize_absolute(path);
-  if (!normalized) return make_error(EINVAL, path);
-  std::vector<std::string> pending = path_components(*normalized);
+  // As normalize_absolute: absolute, no NUL; "." dropped, ".." lexical (clamped at "/").
+  if (path.empty() || path.front() != '/' || path.find('\0') != std::string_view::npos)
+    return make_error(EINVAL, path);
+  std::vector<std::string_view> pending;  // the next name last
+  auto push_components = [&pending](std::string_view text, bool lexical_dots) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && text[i] == '/') ++i;
+      std::size_t start = i;
+      while (i < text.size() && text[i] != '/') ++i;
+      if (i == start) continue;
+      std::string_view name = text.substr(start, i - start);
+      if (name == ".") continue;
+      if (lexical_dots && name == "..") {
+        if (!pending.empty()) pending.pop_back();
+        continue;
+      }
+      pending.push_back(name);
+    }
+  };
+  push_components(path, true);
   std::reverse(pending.begin(), pending.end());
-  std::string current = "/";
+  std::string current;  // "" is "/"
+  current.reserve(path.size());
   int hops = 0;
   while (!pending.empty()) {
-    std::string name = std::move(pending.back());
+    std::string_view name = pending.back();
     pending.pop_back();
     if (name == "..") {
-      current = parent_dir(current);
+      current.resize(current.rfind('/') == std::string::npos ? 0 : current.rfind('/'));
       continue;
     }
-    std::string next = join_path(current, name);
-    auto it = snapshot_.files.find(next);
+    const std::size_t parent = current.size();
+    current += '/';
+    current += name;
+    auto it = snapshot_.files.find(current);
     bool last = pending.empty();
     if (it != snapshot_.files.end() && it->second.kind == FileEntry::Kind::link &&
         (!last || follow_last)) {
       if (++hops > kMaxLinkHops) return make_error(ELOOP, path);
       const std::string& target = it->second.target;
-      if (!target.empty() && target.front() == '/')
-        current.assign(1, '/');  // (not = "/": GCC 12 -Wrestrict false positive)
-      auto parts = path_components(target);
-      for (auto p = parts.rbegin(); p != parts.rend(); ++p)
-        if (*p != ".") pending.push_back(*p);
+      current.resize(!target.empty() && target.front() == '/' ? 0 : parent);
+      // The target's names go before the rest, its ".." walked as they come.
+      std::size_t rest = pending.size();
+      push_components(target, false);
+      std::reverse(pending.begin() + std::ptrdiff_t(rest), pending.end());
       continue;
     }
     if (!last && it != snapshot_.files.end()) {
@@ -61,16 +86,16 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
       if (e.kind == FileEntry::Kind::content || e.kind == FileEntry::Kind::node)
         return make_error(ENOTDIR, path);
     }
-    current = std::move(next);
   }
+  if (current.empty()) current = "/";
   Found found;
-  found.path = current;
   auto it = snapshot_.files.find(current);
   if (it != snapshot_.files.end()) {
     found.entry = &it->second;
   } else {
     found.implied_dir = current == "/" || has_children(current);
   }
+  found.path = std::move(current);
   return found;
 }
 
@@ -94,13 +119,19 @@ bool SnapshotHost::knows(std::string_view path) {
 }
 
 Result<std::string> SnapshotHost::read(std::string_view path) {
+  auto text = read_text(path);
+  if (!text) return text.error();
+  return std::string(text->view());
+}
+
+Result<FileText> SnapshotHost::read_text(std::string_view path) {
   auto found = resolve(path, true);
   if (!found) return found.error();
   const FileEntry* e = found->entry;
   if (!e) return make_error(found->implied_dir ? EISDIR : ENOENT, path);
   switch (e->kind) {
     case FileEntry::Kind::content:
-      return e->bytes;
+      return FileText::lent(e->bytes);
     case FileEntry::Kind::absent:
       return make_error(ENOENT, path);
     case FileEntry::Kind::error:

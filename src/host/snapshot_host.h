@@ -18,6 +18,8 @@ class SnapshotHost : public Host {
   explicit SnapshotHost(Snapshot snapshot);
 
   Result<std::string> read(std::string_view path) override;
+  // Lent from the snapshot: valid while this host lives.
+  Result<FileText> read_text(std::string_view path) override;
   Result<std::vector<std::string>> list(std::string_view dir) override;
   Result<std::string> readlink(std::string_view path) override;
   Result<FileKind> stat(std::string_view path) override;

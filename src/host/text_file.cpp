@@ -92,13 +92,20 @@ Result<std::string> read_opened(RegularFile opened, const std::string& path,
     return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
   };
   if (opened.size > max_bytes) return too_large();
-  // The size fstat gave, plus one byte to see the end: no reallocation for a
-  // file that stays as it was, and never more than one chunk past the cap.
-  std::string text;
-  text.reserve(static_cast<std::size_t>(opened.size) + 1);
-  char chunk[1 << 16];
+  // The size fstat gave, plus one byte to see the end: read straight into the
+  // string (no chunk copied after), no reallocation for a file that stays as
+  // it was, and never more than one byte past the cap.
+  const std::size_t cap = max_bytes + 1;
+  // (A size of 0, as procfs says, starts at 4 KiB.)
+  std::string text(
+      std::min(std::max(static_cast<std::size_t>(opened.size) + 1, std::size_t(4096)), cap), '\0');
+  std::size_t len = 0;
   for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (len == text.size()) {
+      if (len >= cap) return too_large();
+      text.resize(std::min(std::max(len * 2, len + (std::size_t(1) << 16)), cap));
+    }
+    ssize_t n = ::read(fd, text.data() + len, text.size() - len);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       int code = errno;
@@ -106,9 +113,10 @@ Result<std::string> read_opened(RegularFile opened, const std::string& path,
       return make_error(code, path);
     }
     if (n == 0) break;
-    if (text.size() + static_cast<std::size_t>(n) > max_bytes) return too_large();
-    text.append(chunk, static_cast<std::size_t>(n));
+    len += static_cast<std::size_t>(n);
   }
+  if (len > max_bytes) return too_large();
+  text.resize(len);
   ::close(fd);
   return text;
 }

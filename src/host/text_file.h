@@ -45,7 +45,7 @@ std::optional<Error> refuse_special_file(const std::string& real, std::string_vi
 std::string_view file_kind_phrase(unsigned mode);
 
 // A file larger than `max_bytes` is refused with EFBIG on its size, before a
-// byte is read, and reading stops one chunk past the cap should it grow
+// byte is read, and reading stops one byte past the cap should it grow
 // meanwhile (an untrusted snapshot must not make us allocate gigabytes). Only
 // a regular file is opened and read (refuse_special_file, open_regular_file):
 // a FIFO must not hang us.

@@ -208,10 +208,12 @@ std::vector<int> online_cpus(const TreeFiles& tree, std::string& source) {
   }
   if (auto cpuinfo = tree.read("/proc/cpuinfo")) {
     std::set<int> ids;
-    for (auto line : split_lines(*cpuinfo)) {
-      auto colon = line.find(':');
-      if (colon == std::string_view::npos || trim(line.substr(0, colon)) != "processor") continue;
-      auto id = parse_u64(trim(line.substr(colon + 1)));
+    for (std::size_t pos = 0; auto line = next_line(*cpuinfo, pos);) {
+      // Only a line whose first non-blank is 'p' can be a "processor" line.
+      if (const auto rest = trim(*line); rest.empty() || rest.front() != 'p') continue;
+      auto colon = line->find(':');
+      if (colon == std::string_view::npos || trim(line->substr(0, colon)) != "processor") continue;
+      auto id = parse_u64(trim(line->substr(colon + 1)));
       if (id && *id < 65536) ids.insert(static_cast<int>(*id));
     }
     if (!ids.empty()) {
@@ -243,7 +245,8 @@ Facts facts_from_tree(const TreeFiles& tree, std::vector<std::string>& notes) {
 
   std::string why;
   std::string guessed =
-      cpuinfo ? arch_from_cpuinfo(*cpuinfo, tree.read("/proc/meminfo").value_or(""), why) : "";
+      cpuinfo ? arch_from_cpuinfo(*cpuinfo, tree.read("/proc/meminfo").value_or(FileText()), why)
+              : "";
   facts.arch = nofile.architecture;
   // Hand-written nofile-info files name only the family ("arm", "ppc"): the
   // CPU's own fields then tell the member (armv7l, ppc64).
@@ -284,10 +287,10 @@ Facts facts_from_tree(const TreeFiles& tree, std::vector<std::string>& notes) {
 
 TreeFiles tree_files_of(Host& host) {
   TreeFiles files;
-  files.read = [&host](const std::string& path) -> std::optional<std::string> {
-    auto text = host.read(path);
+  files.read = [&host](const std::string& path) -> std::optional<FileText> {
+    auto text = host.read_text(path);
     if (!text.ok()) return std::nullopt;
-    return *text;
+    return std::move(text).value();
   };
   files.list = [&host](const std::string& dir) {
     auto names = host.list(dir);

@@ -18,8 +18,9 @@ namespace hwaccel {
 
 // How the derivation sees the tree: `read` gives a regular file's bytes (nullopt:
 // absent or unreadable), `list` the names in a folder (empty when there is none).
+// A Host's `read` lends its bytes where it keeps them (Host::read_text).
 struct TreeFiles {
-  std::function<std::optional<std::string>(const std::string&)> read;
+  std::function<std::optional<FileText>(const std::string&)> read;
   std::function<std::vector<std::string>(const std::string&)> list;
 };
 

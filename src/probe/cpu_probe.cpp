@@ -22,12 +22,12 @@ std::string cannot_read(std::string_view path, const Error& error) {
 }
 
 void fill_from_cpuinfo(Host& host, Entry& cpu, std::vector<Warning>& warnings) {
-  auto text = host.read(kCpuinfo);
+  auto text = host.read_text(kCpuinfo);
   if (!text) {
     warnings.push_back(cpu_warning(cannot_read(kCpuinfo, text.error()) + "; CPU name unknown"));
     return;
   }
-  auto info = parse_proc_cpuinfo(*text);
+  auto info = parse_proc_cpuinfo(text->view());
   cpu.name = info.name;
   cpu.vendor = info.vendor;
   cpu.compute_class = info.isa_class;

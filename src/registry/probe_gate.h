@@ -38,6 +38,7 @@ class ProbeGate : public Host {
   std::vector<StartedTool> take_started() { return std::move(started_); }
 
   Result<std::string> read(std::string_view path) override { return inner_.read(path); }
+  Result<FileText> read_text(std::string_view path) override { return inner_.read_text(path); }
   Result<std::vector<std::string>> list(std::string_view dir) override { return inner_.list(dir); }
   Result<std::string> readlink(std::string_view path) override { return inner_.readlink(path); }
   Result<FileKind> stat(std::string_view path) override { return inner_.stat(path); }
@@ -71,6 +72,7 @@ class HeadStartHost : public Host {
       : inner_(inner), started_(std::move(started)) {}
 
   Result<std::string> read(std::string_view path) override { return inner_.read(path); }
+  Result<FileText> read_text(std::string_view path) override { return inner_.read_text(path); }
   Result<std::string> read_head(std::string_view path, std::size_t max_bytes) override {
     return inner_.read_head(path, max_bytes);
   }

@@ -52,8 +52,9 @@ CgroupHints parse_proc1_cgroup(std::string_view text) {
 }
 
 std::optional<bool> cpuinfo_hypervisor_flag(std::string_view text) {
-  for (auto line : split_lines(text)) {
-    auto kv = split_key_value(line);
+  // The first "flags" line decides: the lines after it are never split.
+  for (std::size_t pos = 0; auto line = next_line(text, pos);) {
+    auto kv = split_key_value(*line);
     if (!kv || kv->key != "flags") continue;
     for (auto flag : split(kv->value, ' '))
       if (flag == "hypervisor") return true;
@@ -210,7 +211,7 @@ RuntimeEnvironment detect_runtime_environment(Host& host, std::vector<Warning>& 
 
   // The CPU flag: a hypervisor that hides from DMI still sets it on x86.
   std::optional<bool> flag;
-  if (auto cpu = host.read("/proc/cpuinfo")) flag = cpuinfo_hypervisor_flag(*cpu);
+  if (auto cpu = host.read_text("/proc/cpuinfo")) flag = cpuinfo_hypervisor_flag(cpu->view());
   if (auto t = host.read("/sys/hypervisor/type")) {
     std::string type = printable_line(*t, 20);
     if (!type.empty()) {

@@ -31,6 +31,23 @@ std::optional<std::string> normalize_absolute(std::string_view path) {
   return joined.empty() ? std::string("/") : joined;
 }
 
+bool is_normal_absolute(std::string_view path) {
+  if (path.empty() || path.front() != '/') return false;
+  if (path.size() == 1) return true;
+  if (path.back() == '/') return false;
+  std::size_t start = 1;  // of the component after each '/'
+  for (std::size_t i = 1; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != '/') {
+      if (path[i] == '\0') return false;
+      continue;
+    }
+    std::string_view part = path.substr(start, i - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = i + 1;
+  }
+  return true;
+}
+
 bool has_dotdot(std::string_view path) {
   for (const auto& part : path_components(path))
     if (part == "..") return true;

@@ -12,6 +12,11 @@ namespace hwaccel {
 // nullopt for a relative path, an empty one, or one holding a NUL byte.
 std::optional<std::string> normalize_absolute(std::string_view path);
 
+// True when normalize_absolute(path) would give `path` back unchanged: absolute,
+// no NUL, no empty, "." or ".." component, no trailing '/' (but "/" itself).
+// Lets a caller skip the copy for the paths that are already so.
+bool is_normal_absolute(std::string_view path);
+
 // True when the path has a ".." component (snapshots refuse those outright).
 bool has_dotdot(std::string_view path);
 

@@ -41,7 +41,14 @@ std::string_view trim(std::string_view text) {
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
+  // Counted first: one allocation, not a regrowth every doubling (a 446 KB
+  // /proc/cpuinfo of 224 CPUs has 6,272 lines).
   std::vector<std::string_view> pieces;
+  std::size_t count = 1;
+  for (auto at = text.find(separator); at != std::string_view::npos;
+       at = text.find(separator, at + 1))
+    ++count;
+  pieces.reserve(count);
   std::size_t start = 0;
   while (true) {
     auto at = text.find(separator, start);
@@ -62,6 +69,16 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   for (auto& line : lines)
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return lines;
+}
+
+std::optional<std::string_view> next_line(std::string_view text, std::size_t& pos) {
+  if (pos >= text.size()) return std::nullopt;
+  std::size_t end = text.find('\n', pos);
+  if (end == std::string_view::npos) end = text.size();
+  std::string_view line = text.substr(pos, end - pos);
+  pos = end + 1;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
 }
 
 std::optional<KeyValue> split_key_value(std::string_view line) {

@@ -20,6 +20,11 @@ std::vector<std::string_view> split(std::string_view text, char separator);
 // A final line without '\n' counts; the empty piece after a final '\n' does not.
 std::vector<std::string_view> split_lines(std::string_view text);
 
+// The same lines one at a time, no vector: for a reader that stops early or
+// skips most lines (a 7,000-line /proc/cpuinfo).
+//   for (std::size_t pos = 0; auto line = next_line(text, pos);) ...
+std::optional<std::string_view> next_line(std::string_view text, std::size_t& pos);
+
 // "key<spaces/tabs>: value" -> {trimmed key, trimmed value}; nullopt without a colon.
 struct KeyValue {
   std::string_view key;

@@ -56,6 +56,24 @@ TEST(MemoHost, AsksTheMachineOncePerPathAndGivesTheSameAnswer) {
   EXPECT_EQ(inner.stats, 1);
 }
 
+TEST(MemoHost, LendsTheTextItKeepsAndReadsItOnce) {
+  CountingHost inner;
+  inner.files["/proc/cpuinfo"] = "processor\t: 0\n";
+  MemoHost memo(inner);
+  auto first = memo.read_text("/proc/cpuinfo");
+  auto second = memo.read_text("/proc/cpuinfo");
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(first->view(), "processor\t: 0\n");
+  // The same bytes, not two copies of them.
+  EXPECT_EQ(first->view().data(), second->view().data());
+  EXPECT_EQ(memo.read("/proc/cpuinfo").value(), "processor\t: 0\n");
+  EXPECT_EQ(inner.reads, 1);
+  auto missing = memo.read_text("/nope");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ENOENT);
+}
+
 TEST(MemoHost, RemembersFailuresWithTheirErrno) {
   CountingHost inner;
   inner.files["/dev/nvidiactl"] = "";

@@ -53,6 +53,25 @@ TEST(SnapshotHost, ReadsContentAndFollowsLinksOnTheWay) {
   EXPECT_EQ(h.read("//proc/./meminfo").value(), "MemTotal: 1 kB\n");
 }
 
+TEST(SnapshotHost, LendsRecordedTextAndWalksDotsAndLinksInTargets) {
+  auto h = host_from(kTree);
+  auto lent = h.read_text("/sys/bus/pci/devices/0000:01:00.0/vendor");
+  ASSERT_TRUE(lent.ok());
+  EXPECT_EQ(lent->view(), "0x10de\n");
+  EXPECT_EQ(lent->view().data(),
+            h.read_text("/sys/devices/pci0000:00/0000:01:00.0/vendor")->view().data());
+  // ".." of the path is lexical (the link is not followed), of a target walked.
+  EXPECT_EQ(h.read("/sys/bus/pci/devices/0000:01:00.0/../../../../../proc/meminfo").value(),
+            "MemTotal: 1 kB\n");
+  EXPECT_EQ(h.read("/sys/bus/pci/devices/0000:01:00.0/driver/module/./version/").value(),
+            "580.95.05\n");
+  EXPECT_EQ(h.read("/proc/meminfo/x").error().code, ENOTDIR);
+  EXPECT_EQ(h.read("proc/meminfo").error().code, EINVAL);
+  EXPECT_EQ(h.read(std::string("/proc/\0meminfo", 15)).error().code, EINVAL);
+  EXPECT_EQ(h.stat("/").value(), FileKind::directory);
+  EXPECT_EQ(h.read("/loop/a/x").error().code, ELOOP);
+}
+
 TEST(SnapshotHost, NegativeAnswersAreExact) {
   auto h = host_from(kTree);
   EXPECT_EQ(h.read("/sys/class/misc/intel_npu").error().code, ENOENT);

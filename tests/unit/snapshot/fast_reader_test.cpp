@@ -133,6 +133,30 @@ TEST(FastReader, ReadsTheWritersForms) {
   EXPECT_EQ(s.tools.begin()->second.run.outcome, ToolOutcome::signal);
 }
 
+// The plain-text check goes eight bytes at a time: a control byte or DEL is
+// refused wherever it falls in a word, a tab or line break is not, and text
+// past ASCII is still checked as UTF-8.
+TEST(FastReader, PlainTextCheckSeesEveryByteOfAWord) {
+  const std::string base = kHead + "files:\n  /a: \"0123456789abcdefghijklmnop\"\n";
+  Snapshot s;
+  ASSERT_EQ(fast_reader_stop(base, s), std::string_view::npos);
+  const std::size_t from = base.find('0');
+  for (char bad : {'\x01', '\x1f', '\x7f', '\r'}) {
+    for (std::size_t i = from; i < from + 20; ++i) {
+      std::string text = base;
+      text[i] = bad;
+      Snapshot ignored;
+      EXPECT_EQ(fast_reader_stop(text, ignored), 0u) << int(bad) << " at " << i;
+    }
+  }
+  EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: |\n    x\ty\n", s), std::string_view::npos);
+  EXPECT_EQ(s.files.at("/a").bytes, "x\ty\n");
+  EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: \"caf\xc3\xa9 \"\n", s),
+            std::string_view::npos);
+  EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: \"caf\xc3 \"\n", s), 0u);
+  EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: \"\xef\xbb\xbf\"\n", s), 0u);
+}
+
 TEST(FastReader, ReadsQuotedTextOverSeveralLines) {
   std::string text = kHead +
                      "tools:\n  - argv: [nvidia-smi, topo, \"-m\"]\n    exit: 0\n"

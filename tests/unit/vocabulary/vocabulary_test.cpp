@@ -53,6 +53,24 @@ TEST(Vocabulary, PathRules) {
   EXPECT_EQ(join_path("/a", "b"), "/a/b");
 }
 
+TEST(Vocabulary, NormalAbsolutePathsAreTheOnesNormalisingKeeps) {
+  for (const char* p : {"/", "/a", "/a/b.c", "/sys/bus/pci/devices/0000:01:00.0", "/a/...", "/.a"})
+    EXPECT_TRUE(is_normal_absolute(p)) << p;
+  for (const char* p : {"", "a", "//", "/a/", "/a//b", "/./a", "/a/.", "/a/../b", "/.."})
+    EXPECT_FALSE(is_normal_absolute(p)) << p;
+  EXPECT_FALSE(is_normal_absolute(std::string("/a\0b", 4)));
+  for (const char* p : {"/", "/a", "/a/", "/a//b", "/./a", "/a/..", "/x/../y/./z"})
+    EXPECT_EQ(is_normal_absolute(p), normalize_absolute(p) == std::string(p)) << p;
+}
+
+TEST(Vocabulary, NextLineGivesTheLinesSplitLinesGives) {
+  for (const char* text : {"", "\n", "a", "a\n", "a\r\nb\n", "a\n\n", "\n\nb", "x\r", "a\nb"}) {
+    std::vector<std::string_view> lines;
+    for (std::size_t pos = 0; auto line = next_line(text, pos);) lines.push_back(*line);
+    EXPECT_EQ(lines, split_lines(text)) << text;
+  }
+}
+
 TEST(Vocabulary, TextHelpersAreTotal) {
   EXPECT_EQ(parse_u64("18446744073709551615"), 18446744073709551615ull);
   EXPECT_EQ(parse_u64("18446744073709551616"), std::nullopt);
