@@ -136,6 +136,7 @@ struct Parts {
   double bytes_time = 0;  // decode: weights + KV over the bandwidth; prefill: the bytes term
   double flops_time = 0;  // prefill: FLOPs over the activation format's peak
   double per_layer_time = 0;
+  int moe_layers = 0;      // the model's layers with routed experts
   bool eight_bit = false;  // prefill GEMMs in an 8-bit format (fp8, int8)
 };
 
@@ -144,6 +145,7 @@ std::optional<Parts> parts(const CalibrationRow& row, const RuntimeProfile& p,
   RuntimeProfile unit = p;
   unit.decode_efficiency = 1, unit.prefill_efficiency = 1, unit.per_token_us = 0;
   unit.per_layer_us = 0, unit.prefill_fixed_us = 0, unit.prefill_efficiency_8bit = 0;
+  unit.moe_layer_us = 0;
   Catalogue c1 = with_profile(cat, unit);
   auto e1 = estimate_with(row, c1);
   if (!e1) return std::nullopt;
@@ -151,6 +153,8 @@ std::optional<Parts> parts(const CalibrationRow& row, const RuntimeProfile& p,
   Parts out;
   auto model = builtin_model(row.model);
   out.per_layer_time = p.per_layer_us * 1e-6 * (model.spec ? model.spec->layers : 0);
+  if (model.spec && model.spec->moe())
+    out.moe_layers = std::max(0, model.spec->layers - model.spec->dense_layers);
   if (row.metric == "decode") {
     out.bytes_time = t1;
     return out;
@@ -311,6 +315,13 @@ RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<Calibr
                            const Catalogue& cat) {
   RuntimeProfile p = start;
   std::vector<std::pair<double, double>> dec;  // (bytes time, measured time - per layer)
+  // MoE rows of a profile that fits moe_layer_us: (bytes time, time - per
+  // layer, MoE layers), kept out of the dense fit.
+  struct MoePoint {
+    double x = 0, y = 0;
+    int layers = 0;
+  };
+  std::vector<MoePoint> moe;
   std::vector<const CalibrationRow*> pre;
   for (const auto& row : rows) {
     if (!of_profile(row, start, cat) || above_peak(row, cat)) continue;
@@ -320,7 +331,11 @@ RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<Calibr
     }
     auto pt = parts(row, start, cat);
     if (!pt) continue;
-    dec.emplace_back(pt->bytes_time, row.batch / row.measured - pt->per_layer_time);
+    double y = row.batch / row.measured - pt->per_layer_time;
+    if (start.moe_layer_fitted && pt->moe_layers > 0)
+      moe.push_back({pt->bytes_time, y, pt->moe_layers});
+    else
+      dec.emplace_back(pt->bytes_time, y);
   }
   if (!dec.empty()) {
     double a = p.per_token_us * 1e-6;
@@ -351,6 +366,14 @@ RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<Calibr
     }
     p.per_token_us = a * 1e6;
     p.decode_efficiency = 1 / b;
+  }
+  // The MoE cost: the median over the MoE rows of what each leaves per MoE
+  // layer after the dense fit's fixed cost and bytes time, at least 0.
+  if (!moe.empty()) {
+    const double a = p.per_token_us * 1e-6, b = 1 / p.decode_efficiency;
+    std::vector<double> per_layer;
+    for (const auto& q : moe) per_layer.push_back((q.y - a - b * q.x) / q.layers);
+    p.moe_layer_us = std::max(0.0, median(per_layer)) * 1e6;
   }
   std::vector<PrefillPoint> pts;
   for (const auto* row : pre) {

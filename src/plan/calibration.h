@@ -44,7 +44,10 @@ std::optional<double> calibration_estimate(const CalibrationRow& row, const Cata
 // by least squares of time = per_token + bytes time / efficiency (two rows of
 // different sizes or more; else per_token kept), per_token bounded by what
 // every row leaves after its bytes at full bandwidth; prefill efficiency as
-// the median over the prefill rows. Rows of another profile are ignored.
+// the median over the prefill rows. Where the profile gives moe_layer_us
+// (moe_layer_fitted), its MoE rows are kept out of that fit and give the MoE
+// cost instead: the median over them of the time each leaves per MoE layer
+// after the dense fit, bounded at 0. Rows of another profile are ignored.
 RuntimeProfile fit_profile(const RuntimeProfile& start, const std::vector<CalibrationRow>& rows,
                            const Catalogue& cat);
 

@@ -301,7 +301,8 @@ PerfClass read_perf(const TableReader& r, const std::string& name) {
 RuntimeProfile read_profile(const TableReader& r, const std::string& runtime,
                             const std::string& cls) {
   r.allow_only({"decode_efficiency", "prefill_efficiency", "per_token_us", "per_layer_us",
-                "prefill_fixed_us", "prefill_efficiency_8bit", "activation", "source", "rows"});
+                "moe_layer_us", "prefill_fixed_us", "prefill_efficiency_8bit", "activation",
+                "source", "rows"});
   RuntimeProfile p;
   p.runtime = runtime;
   p.perf_class = cls;
@@ -314,6 +315,8 @@ RuntimeProfile read_profile(const TableReader& r, const std::string& runtime,
   p.prefill_efficiency = r.number("prefill_efficiency");
   p.per_token_us = r.number_in_or("per_token_us", 0, kMaxOverheadUs, "us", 0);
   p.per_layer_us = r.number_in_or("per_layer_us", 0, kMaxOverheadUs, "us", 0);
+  p.moe_layer_us = r.number_in_or("moe_layer_us", 0, kMaxOverheadUs, "us", 0);
+  p.moe_layer_fitted = r.has("moe_layer_us");
   p.prefill_fixed_us = r.number_in_or("prefill_fixed_us", 0, kMaxOverheadUs, "us", 0);
   p.prefill_fixed_fitted = r.has("prefill_fixed_us");
   if (r.has("prefill_efficiency_8bit")) {

@@ -46,6 +46,12 @@ struct RuntimeProfile {
   double prefill_efficiency = 0.3;
   double per_token_us = 0;  // fixed per decode step (launches, sampling, scheduler)
   double per_layer_us = 0;  // fixed per layer per step
+  // Fixed per MoE layer per decode step on top of per_layer_us: the router's
+  // top-k, the token permutation and the fused-MoE kernel launches (vLLM's
+  // fused_moe, Marlin's MoE on Ampere). Refitted only where the catalogue
+  // gives it (moe_layer_fitted), on the profile's MoE rows alone.
+  double moe_layer_us = 0;
+  bool moe_layer_fitted = false;
   // Fixed per prefill (the request's one step: launches, scheduling, the
   // first token's sampling), paid once however long the prompt.
   double prefill_fixed_us = 0;

@@ -13,8 +13,9 @@ struct DeviceSpeed {
   double bandwidth = 0;  // bytes/s, already times efficiency
   double flops = 0;      // FLOP/s at the quant's compute format, times efficiency
   double overhead_per_layer = 0;
-  double per_token = 0;      // fixed per decode step (the runtime profile's)
-  double prefill_fixed = 0;  // fixed per prefill (the runtime profile's)
+  double overhead_per_moe_layer = 0;  // decode, on top of overhead_per_layer (the profile's)
+  double per_token = 0;               // fixed per decode step (the runtime profile's)
+  double prefill_fixed = 0;           // fixed per prefill (the runtime profile's)
 };
 
 bool eight_bit(const std::string& format) {
@@ -48,6 +49,7 @@ std::optional<DeviceSpeed> speed(const PlanDevice& d, const ModelCost& c, const 
                      : profile->prefill_efficiency;
     s.flops = d.peak(format) * eff;
     s.overhead_per_layer = profile->per_layer_us * 1e-6;
+    s.overhead_per_moe_layer = profile->moe_layer_us * 1e-6;
     s.per_token = profile->per_token_us * 1e-6;
     s.prefill_fixed = profile->prefill_fixed_us * 1e-6;
   } else {
@@ -80,6 +82,13 @@ double expert_coverage(const ModelSpec& m, int batch) {
   if (!m.moe()) return 1;
   double k = double(m.experts_per_token) / m.experts;
   return 1 - std::pow(1 - k, batch);
+}
+
+// The stage's layers with routed experts (DeepSeek's first dense_layers have none).
+int stage_moe_layers(const ModelSpec& m, const Stage& st) {
+  if (!m.moe()) return 0;
+  int first = std::max(st.first_layer, m.dense_layers);
+  return std::max(0, st.first_layer + st.layer_count - first);
 }
 
 double allreduce_seconds(int tp, double bytes, double link_bytes_s) {
@@ -127,8 +136,9 @@ std::optional<double> decode_step_seconds(const Plan& plan, const ModelCost& c,
         work->flops += flops;
         work->bytes += bytes;
       }
-      double t =
-          std::max(bytes / s->bandwidth, flops / s->flops) + s->overhead_per_layer * st.layer_count;
+      double t = std::max(bytes / s->bandwidth, flops / s->flops) +
+                 s->overhead_per_layer * st.layer_count +
+                 s->overhead_per_moe_layer * stage_moe_layers(m, st);
       stage = std::max(stage, t);
       per_token = std::max(per_token, s->per_token);
     }

@@ -48,10 +48,10 @@ int main(int argc, char** argv) {
           ids += (ids.empty() ? "" : ", ") + r.id;
       }
       std::printf(
-          "  %s on %s: decode_efficiency %.3f per_token_us %.0f prefill_efficiency %.3f "
-          "prefill_efficiency_8bit %.3f prefill_fixed_us %.0f  [%s]\n",
-          rt.c_str(), cls.c_str(), f.decode_efficiency, f.per_token_us, f.prefill_efficiency,
-          f.prefill_efficiency_8bit, f.prefill_fixed_us, ids.c_str());
+          "  %s on %s: decode_efficiency %.3f per_token_us %.0f moe_layer_us %.0f "
+          "prefill_efficiency %.3f prefill_efficiency_8bit %.3f prefill_fixed_us %.0f  [%s]\n",
+          rt.c_str(), cls.c_str(), f.decode_efficiency, f.per_token_us, f.moe_layer_us,
+          f.prefill_efficiency, f.prefill_efficiency_8bit, f.prefill_fixed_us, ids.c_str());
     }
   return 0;
 }

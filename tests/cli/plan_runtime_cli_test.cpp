@@ -84,9 +84,11 @@ TEST(CostRuntimeCli, ANamedRuntimePricesTheRowsAndRefusesWithTheReason) {
       << r.out;
   // A class the runtime has no profile for says so.
   auto sg = run_command(hw("cost --model gpt-oss-20B --quant mxfp4 --runtime sglang"));
-  EXPECT_NE(sg.out.find("priced by: no sglang profile for nvidia-datacenter: the perf class's"),
+  EXPECT_NE(sg.out.find("priced by: no sglang profile for nvidia-consumer: the perf class's"),
             std::string::npos)
       << sg.out;
+  // And a class it has one for names it (issue 34: gpt-oss rows on H100 and B200).
+  EXPECT_NE(sg.out.find("priced by: sglang on nvidia-datacenter: "), std::string::npos) << sg.out;
   auto j = run_command(hw("cost --model gpt-oss-20B --quant mxfp4 --runtime trt-llm --json"));
   EXPECT_EQ(j.exit_code, 0) << j.err;
   EXPECT_NE(j.out.find("\"runtime\": \"trt-llm\""), std::string::npos) << j.out;

@@ -153,6 +153,42 @@ TEST(Calibration, AProfileRefitRecoversItsFigures) {
   for (const auto& l : leave_one_out(rows, cat)) ASSERT_TRUE(l);
 }
 
+TEST(Calibration, TheMoeCostIsFittedOnTheMoeRowsAlone) {
+  // Decode rows made from a profile with a per-MoE-layer cost: dense rows give
+  // the fixed cost and the efficiency back, the MoE rows the MoE cost; a
+  // profile that does not give moe_layer_us keeps MoE rows in the dense fit.
+  Catalogue cat = builtin_catalogue();
+  RuntimeProfile p;
+  p.runtime = "vllm", p.perf_class = "nvidia-datacenter";
+  p.decode_efficiency = 0.8, p.prefill_efficiency = 0.7, p.per_token_us = 2000;
+  p.moe_layer_us = 150, p.moe_layer_fitted = true;
+  cat.runtimes["vllm"]["nvidia-datacenter"] = p;
+  std::vector<CalibrationRow> rows;
+  auto add = [&](const char* id, const char* model, const char* quant) {
+    CalibrationRow d{id, "h200-sxm", "vllm", model, quant, 1, 128, 128, "decode", 1, "s"};
+    d.measured = *calibration_estimate(d, cat);
+    rows.push_back(d);
+  };
+  add("dense-8b", "Llama-3.1-8B", "bf16");
+  add("dense-70b", "Llama-3.1-70B", "fp8");
+  add("moe-a3b", "Qwen3-30B-A3B", "bf16");
+  add("moe-mixtral", "Mixtral-8x7B", "fp8");
+  RuntimeProfile start = p;
+  start.decode_efficiency = 0.3, start.per_token_us = 0, start.moe_layer_us = 0;
+  RuntimeProfile fit = fit_profile(start, rows, cat);
+  EXPECT_NEAR(fit.decode_efficiency, 0.8, 1e-3);
+  EXPECT_NEAR(fit.per_token_us, 2000, 1);
+  EXPECT_NEAR(fit.moe_layer_us, 150, 0.5);
+  // Rows faster than the dense fit allows: the cost is bounded at 0.
+  std::vector<CalibrationRow> fast = rows;
+  for (auto& r : fast)
+    if (r.id.rfind("moe", 0) == 0) r.measured *= 3;
+  EXPECT_EQ(fit_profile(start, fast, cat).moe_layer_us, 0);
+  // Without moe_layer_us in the catalogue it is neither fitted nor kept apart.
+  start.moe_layer_fitted = false;
+  EXPECT_EQ(fit_profile(start, rows, cat).moe_layer_us, 0);
+}
+
 TEST(Calibration, APrefillRefitRecoversItsFixedCostAndTheEightBitShare) {
   // First-token rows made from a profile with a fixed cost per prefill and an
   // 8-bit share apart from the 16-bit one (TensorRT-LLM's FP8 on H100, FP16

@@ -75,6 +75,27 @@ TEST(RuntimeProfile, DecodeIsFixedCostPlusBytesOverEfficiency) {
   EXPECT_NEAR(*t2, 2 * *t0, 1e-9);
 }
 
+TEST(RuntimeProfile, DecodePaysTheMoeCostOncePerLayerWithExperts) {
+  RuntimeProfile p;
+  p.runtime = "vllm", p.perf_class = "nvidia-datacenter";
+  p.decode_efficiency = 0.5, p.prefill_efficiency = 0.5;
+  Bench moe0("h200-sxm", "DeepSeek-V3", "fp8", p);
+  Bench dense0("h200-sxm", "Llama-3-8B", "bf16", p);
+  p.moe_layer_us = 100;
+  Bench moe1("h200-sxm", "DeepSeek-V3", "fp8", p);
+  Bench dense1("h200-sxm", "Llama-3-8B", "bf16", p);
+  auto m0 = decode_step_seconds(moe0.plan, moe0.cost, moe0.set, moe0.cat, 1, 64);
+  auto m1 = decode_step_seconds(moe1.plan, moe1.cost, moe1.set, moe1.cat, 1, 64);
+  auto d0 = decode_step_seconds(dense0.plan, dense0.cost, dense0.set, dense0.cat, 1, 64);
+  auto d1 = decode_step_seconds(dense1.plan, dense1.cost, dense1.set, dense1.cat, 1, 64);
+  ASSERT_TRUE(m0 && m1 && d0 && d1);
+  EXPECT_NEAR(*m1 - *m0, 58 * 100e-6, 1e-12);  // 61 layers, the first 3 dense
+  EXPECT_EQ(*d1, *d0);                         // a dense model pays none
+  // Prefill does not pay it.
+  EXPECT_EQ(prefill_seconds(moe1.plan, moe1.cost, moe1.set, moe1.cat, 512),
+            prefill_seconds(moe0.plan, moe0.cost, moe0.set, moe0.cat, 512));
+}
+
 TEST(RuntimeProfile, PrefillIsPricedAtTheActivationPeak) {
   RuntimeProfile p;
   p.runtime = "llama.cpp", p.perf_class = "nvidia-consumer";
@@ -284,6 +305,8 @@ TEST(CatalogueRuntimes, AreReadStrictly) {
   ASSERT_TRUE(ok.catalogue) << ok.error;
   const auto& p = ok.catalogue->runtimes.at("llama.cpp").at("c");
   EXPECT_EQ(p.per_token_us, 100);
+  EXPECT_EQ(p.moe_layer_us, 0);
+  EXPECT_FALSE(p.moe_layer_fitted);
   EXPECT_EQ(p.activation, "fp16");
   EXPECT_EQ(p.rows, std::vector<std::string>{"a"});
   auto bad_name = parse_catalogue(head +
