@@ -1,6 +1,7 @@
 #include "src/probe/cpu_probe.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/proc_cpuinfo.h"
@@ -114,7 +115,9 @@ ProbeResult CpuProbe::run(Host& host) const {
 
   // The system scan reports its own notes; they are not this probe's warnings.
   std::vector<Warning> ignored;
-  const HostResources r = scan_host_resources(host, ignored);
+  std::optional<HostResources> own;
+  if (!shared_) own = scan_host_resources(host, ignored);
+  const HostResources& r = shared_ ? *shared_ : *own;
   fill_from_cpuinfo(host, cpu, result.warnings);
   if (fill_from_meminfo(host, r, cpu, result.warnings)) exclude_gpu_numa_memory(host, cpu);
   limit_to_cgroup(r, cpu);

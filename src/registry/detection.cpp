@@ -156,6 +156,22 @@ Detection detect(Host& machine, const DetectOptions& options) {
   d.host.facts = host.facts();
   d.host.discovered_at = host.now();
 
+  // The host's CPUs, memory and cgroup limits, scanned once for the CPU probe and
+  // the system section (issue 37: each scanned them, two passes over /proc/cpuinfo
+  // each). Files only. A scan that throws (a bug) leaves both to scan for
+  // themselves and fail where they did before.
+  std::optional<ScannedResources> resources;
+  Stopwatch resources_watch;
+  try {
+    resources = scan_resources(host);
+  } catch (...) {
+    resources.reset();
+  }
+  const double resources_ms = resources_watch.elapsed_ms();
+  for (const auto& p : probes)
+    if (auto* cpu = dynamic_cast<CpuProbe*>(p.get()))
+      cpu->share_resources(resources ? &resources->resources : nullptr);
+
   // Probes that only read files run here, one after the other (threads cost more
   // than their work). A probe that runs a tool gets a thread, started as soon as
   // it asks, so a hung tool costs its own timeout, not the sum; on a replay,
@@ -207,12 +223,13 @@ Detection detect(Host& machine, const DetectOptions& options) {
   {
     Stopwatch watch;
     try {
-      system_info = scan_system(host);
+      // A copy: a probe still running on a thread may hold the shared one.
+      system_info = resources ? scan_system(host, *resources) : scan_system(host);
     } catch (const std::exception& e) {
       system_info = SystemInfo{};
       system_info.warnings.push_back({"system", std::string("internal error: ") + e.what()});
     }
-    system_ms = watch.elapsed_ms();
+    system_ms = resources_ms + watch.elapsed_ms();
   }
 
   for (std::size_t i = 0; i < selected.size(); ++i) {

@@ -47,6 +47,22 @@ SystemInfo scan_system(Host& host) {
   return s;
 }
 
+ScannedResources scan_resources(Host& host) {
+  ScannedResources scanned;
+  scanned.resources = scan_host_resources(host, scanned.warnings);
+  return scanned;
+}
+
+SystemInfo scan_system(Host& host, ScannedResources scanned) {
+  SystemInfo s;
+  s.environment = detect_runtime_environment(host, s.warnings);
+  s.resources = std::move(scanned.resources);
+  for (auto& w : scanned.warnings) s.warnings.push_back(std::move(w));
+  s.ports = scan_infiniband(host, s.warnings);
+  s.storage = scan_block_devices(host, s.warnings);
+  return s;
+}
+
 void attach_pci_details(Host& host, std::vector<Entry>& entries, std::vector<Warning>& warnings) {
   struct Known {
     std::optional<PcieLink> link;

@@ -7,12 +7,25 @@
 
 #include "src/host/host.h"
 #include "src/model/entry.h"
+#include "src/system/host_resources.h"
 #include "src/system/system_info.h"
 
 namespace hwaccel {
 
 // Never throws for anything the machine says; failures are warnings.
 SystemInfo scan_system(Host& host);
+
+// The host's resources with the notes their scan gave (system warnings), scanned once
+// by a detection for the CPU probe and the system section.
+struct ScannedResources {
+  HostResources resources;
+  std::vector<Warning> warnings;
+};
+ScannedResources scan_resources(Host& host);
+
+// The same, with the resources already scanned (moved in): the warnings come in the
+// same order as scan_system(host) gives them.
+SystemInfo scan_system(Host& host, ScannedResources scanned);
 
 // For every entry with a pci_bus_id: pcie from the four link attributes, and
 // numa_node from /sys/bus/pci/devices/ADDR/numa_node when the entry has none

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "src/system/host_resources.h"
 #include "tests/support/test_support.h"
 
 namespace hwaccel {
@@ -146,6 +147,33 @@ TEST(CpuProbe, FilesWithoutTheFiguresWarn) {
   EXPECT_TRUE(result.backend.ready);
   EXPECT_EQ(result.warnings, (std::vector<Warning>{{"cpu", "no CPU name found in /proc/cpuinfo"},
                                                    {"cpu", "no MemTotal in /proc/meminfo"}}));
+}
+
+// detect() scans the host's resources once and lends them to the probe (issue 37):
+// the lent figures are the ones used, the host's cgroup files are not read again.
+TEST(CpuProbe, UsesTheResourcesADetectionLendsIt) {
+  testing::FakeHost host;
+  host.files["/proc/cpuinfo"] = kCpuinfo;
+  host.files["/proc/meminfo"] = kMeminfo;
+  HostResources lent;
+  lent.usable_memory_bytes = 64 * kKiB * kKiB * kKiB;
+  lent.cgroup.version = 2;
+  CpuProbe probe;
+  probe.share_resources(&lent);
+  auto result = probe.run(host);
+  ASSERT_EQ(result.entries.size(), 1u);
+  const auto& cpu = result.entries[0];
+  EXPECT_EQ(cpu.memory.total_bytes, 527988724 * kKiB);
+  EXPECT_EQ(cpu.memory.working_set_limit_bytes, lent.usable_memory_bytes);
+  EXPECT_EQ(cpu.memory.free_bytes, lent.usable_memory_bytes);
+  EXPECT_EQ(cpu.memory.source, "/proc/meminfo (cgroup v2 limit)");
+
+  // Lent nothing, the probe scans this host itself: no cgroup, no limit.
+  probe.share_resources(nullptr);
+  auto own = probe.run(host);
+  ASSERT_EQ(own.entries.size(), 1u);
+  EXPECT_FALSE(own.entries[0].memory.working_set_limit_bytes);
+  EXPECT_EQ(own.entries[0].memory.source, "/proc/meminfo");
 }
 
 }  // namespace
