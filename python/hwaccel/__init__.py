@@ -269,13 +269,17 @@ def plan(model: str, quant: Optional[str] = None, context: Optional[int] = None,
          host: Union[None, PathLike, Detection] = None, *, kv: str = "fp16", batch: int = 1,
          decode_batch: int = 32, reserve: Union[None, str, int] = None,
          on: Union[None, str, Iterable[str]] = None, add: Union[None, str, Iterable[str]] = None,
-         remove: Union[None, str, Iterable[str]] = None) -> Plan:
+         remove: Union[None, str, Iterable[str]] = None, runtime: Optional[str] = None,
+         flash_attn: str = "auto", gpu_memory_utilization: Optional[float] = None) -> Plan:
     """Whether ``model`` fits this machine (or ``host``), how it would be sharded and how
     fast it would run, as ``hwaccel plan``.
 
     ``model``: a built-in name ("Llama-3-70B") or a path to a Hugging Face config.json;
     ``quant``: weight format (default the model's dtype); ``context``: tokens per
-    sequence (default 4096); ``on``/``add``/``remove``: as ``--on``/``--add``/``--remove``.
+    sequence (default 4096); ``on``/``add``/``remove``: as ``--on``/``--add``/``--remove``;
+    ``runtime``, ``flash_attn`` and ``gpu_memory_utilization``: as ``--runtime``,
+    ``--flash-attn`` and ``--gpu-memory-utilization`` (default: the runtime assumed,
+    flash attention "auto", vLLM's own share).
     A plan that does not fit is not an error: ``Plan.fits`` is False.
     """
     detected = _source(host)
@@ -283,7 +287,8 @@ def plan(model: str, quant: Optional[str] = None, context: Optional[int] = None,
         reserve = str(reserve)
     json_text, text, fits = _call(_hwaccel.plan, detected, model, quant, kv,
                                   4096 if context is None else context, batch, decode_batch,
-                                  reserve, _names(on), _names(add), _names(remove))
+                                  reserve, _names(on), _names(add), _names(remove), runtime,
+                                  flash_attn, gpu_memory_utilization)
     return Plan(json_text, text, fits)
 
 

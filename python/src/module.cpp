@@ -59,9 +59,13 @@ PYBIND11_MODULE(_hwaccel, m) {
       "plan",
       [](const Detected& d, std::string model, std::optional<std::string> quant, std::string kv,
          int context, int batch, int decode_batch, std::optional<std::string> reserve,
-         std::vector<std::string> on, std::vector<std::string> add,
-         std::vector<std::string> remove) {
+         std::vector<std::string> on, std::vector<std::string> add, std::vector<std::string> remove,
+         std::optional<std::string> runtime, std::string flash_attn,
+         std::optional<double> gpu_memory_utilization) {
         hwaccel::python::PlanArgs a;
+        a.runtime = std::move(runtime);
+        a.flash_attn = std::move(flash_attn);
+        a.gpu_memory_utilization = gpu_memory_utilization;
         a.model = std::move(model);
         a.quant = std::move(quant);
         a.kv = std::move(kv);
@@ -81,7 +85,8 @@ PYBIND11_MODULE(_hwaccel, m) {
       },
       py::arg("detected"), py::arg("model"), py::arg("quant"), py::arg("kv"), py::arg("context"),
       py::arg("batch"), py::arg("decode_batch"), py::arg("reserve"), py::arg("on"), py::arg("add"),
-      py::arg("remove"));
+      py::arg("remove"), py::arg("runtime") = py::none(), py::arg("flash_attn") = "auto",
+      py::arg("gpu_memory_utilization") = py::none());
 
   m.def("backends", &hwaccel::reported_backend_names,
         "Every backend this build reports, in report order.");

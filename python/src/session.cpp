@@ -17,6 +17,7 @@
 #include "src/plan/model_spec.h"
 #include "src/plan/planner.h"
 #include "src/plan/quant.h"
+#include "src/plan/runtime.h"
 #include "src/registry/request_text.h"
 #include "src/registry/reserve.h"
 #include "src/registry/selection.h"
@@ -169,6 +170,18 @@ Planned plan_model(const Detected& detected, const PlanArgs& args) {
   if (!q) throw Failure(kUsage, "quant " + qname + ": unknown; known: " + plan::quant_names());
   if (!plan::kv_bytes_per_element(args.kv))
     throw Failure(kUsage, "kv " + args.kv + ": expected fp16, fp8 or q8_0");
+  if (args.runtime) {
+    const auto names = plan::runtime_names();
+    if (std::find(names.begin(), names.end(), *args.runtime) == names.end())
+      throw Failure(kUsage, "runtime " + *args.runtime +
+                                ": unknown; known: llama.cpp, vllm, "
+                                "sglang, trt-llm, mlx");
+  }
+  if (args.flash_attn != "on" && args.flash_attn != "off" && args.flash_attn != "auto")
+    throw Failure(kUsage, "flash_attn " + args.flash_attn + ": expected on, off or auto");
+  if (args.gpu_memory_utilization &&
+      !(*args.gpu_memory_utilization >= 0.01 && *args.gpu_memory_utilization <= 1.0))
+    throw Failure(kUsage, "gpu_memory_utilization: expected 0.01..1");
   if (args.context < 1 || args.context > 10000000 || args.batch < 1 || args.batch > 100000 ||
       args.decode_batch < 1 || args.decode_batch > 100000)
     throw Failure(kUsage, "context (1..10000000), batch and decode_batch (1..100000) out of range");
@@ -187,6 +200,9 @@ Planned plan_model(const Detected& detected, const PlanArgs& args) {
   req.workload.context = args.context;
   req.workload.batch = args.batch;
   req.workload.kv = args.kv;
+  req.workload.flash_attention = args.flash_attn != "off";
+  req.workload.gpu_memory_utilization = args.gpu_memory_utilization.value_or(0);
+  req.runtime = args.runtime.value_or("");
   req.decode_batch = args.decode_batch;
   auto result = plan::make_plan(req, *built.set, catalogue);
   PlanContext ctx{detected.source, catalogue.origin, format_mib(r.bytes) + " (" + r.source + ")"};

@@ -59,6 +59,9 @@ struct PlanArgs {
   std::string model;                 // built-in name, or path to a config.json
   std::optional<std::string> quant;  // default: the model's dtype
   std::string kv = "fp16";
+  std::optional<std::string> runtime;            // as --runtime (default: assumed, as plan says)
+  std::string flash_attn = "auto";               // as --flash-attn: on, off or auto
+  std::optional<double> gpu_memory_utilization;  // as --gpu-memory-utilization
   int context = 4096;
   int batch = 1;
   int decode_batch = 32;

@@ -85,6 +85,34 @@ def test_a_plan_is_the_cli_plan(cli):
         hwaccel.plan("no-such-model", host=path)
 
 
+def test_plan_takes_the_runtime_and_its_memory_options_as_the_cli_does(cli):
+    path = FIXTURES / "dgx-h100.yaml"
+    args = ("plan", "--host", path, "--on", "cuda:0", "--model", "Llama-3-70B", "--quant",
+            "fp8", "--runtime", "vllm")
+    # vLLM's own share (0.92) fits 69.6 GiB on one H100; 0.8 of it does not.
+    p = hwaccel.plan("Llama-3-70B", quant="fp8", host=path, on="cuda:0", runtime="vllm")
+    rc, out = cli(*args, "--json")
+    assert (rc, out) == (0, p.to_json()) and p.fits
+    tight = hwaccel.plan("Llama-3-70B", quant="fp8", host=path, on="cuda:0", runtime="vllm",
+                         gpu_memory_utilization=0.8)
+    rc, out = cli(*args, "--gpu-memory-utilization", 0.8, "--json")
+    assert (rc, out) == (11, tight.to_json()) and not tight.fits
+    assert json.loads(out)["runtime"]["gpu_memory_utilization"] == 0.8
+    # llama.cpp without flash attention: one layer's scores in its compute buffer.
+    gpu = FIXTURES / "rtx4090-amd-igpu.yaml"
+    fa_off = hwaccel.plan("Llama-3-8B", quant="q8_0", context=65536, host=gpu, on="cuda:0",
+                          flash_attn="off")
+    rc, out = cli("plan", "--host", gpu, "--on", "cuda:0", "--model", "Llama-3-8B", "--quant",
+                  "q8_0", "--context", 65536, "--flash-attn", "off", "--json")
+    assert (rc, out) == (11, fa_off.to_json()) and not fa_off.fits
+    with pytest.raises(hwaccel.UsageError, match="runtime ollama"):
+        hwaccel.plan("Llama-3-8B", host=path, runtime="ollama")
+    with pytest.raises(hwaccel.UsageError, match="flash_attn"):
+        hwaccel.plan("Llama-3-8B", host=path, flash_attn="maybe")
+    with pytest.raises(hwaccel.UsageError, match="gpu_memory_utilization"):
+        hwaccel.plan("Llama-3-8B", host=path, gpu_memory_utilization=1.5)
+
+
 def test_threads_detecting_at_once_agree():
     hosts = [FIXTURES / f"{h}.yaml" for h in ("dgx-h100", "gx10", "mi300x-8", "h100-mig")] * 4
     alone = {h: hwaccel.detect(host=h).to_json() for h in hosts}
