@@ -21,6 +21,7 @@
 #include "src/report/summary_report.h"
 #include "src/report/timings_report.h"
 #include "src/snapshot/snapshot_codec.h"
+#include "src/vocabulary/sanitizer.h"
 
 namespace hwaccel::cli {
 
@@ -91,27 +92,13 @@ void print_detection(const Detection& detection, const DetectArgs& args) {
 
 namespace {
 
-// Whether this build runs under AddressSanitizer (ci/sanitize), whose leak check
-// must see every allocation freed.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kLeakChecked = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kLeakChecked = true;
-#else
-constexpr bool kLeakChecked = false;
-#endif
-#else
-constexpr bool kLeakChecked = false;
-#endif
-
 // The host is the last big object of a `detect` that has printed its answer, and
 // the process exits next, which hands back all its memory at once: freeing a loaded
 // snapshot entry by entry first (408 files of the DGX H100's 516 KB) was 1.7 % of
 // `detect --host dgx-h100.yaml` (issue 37, perf record). Under AddressSanitizer it
 // is freed as usual.
 void drop_before_exit(std::unique_ptr<Host> host) {
-  if constexpr (!kLeakChecked) (void)host.release();
+  if constexpr (!kAddressSanitizer) (void)host.release();
 }
 
 }  // namespace

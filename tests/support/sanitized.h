@@ -4,19 +4,11 @@
 // the release build keeps the full size for the time bound.
 #pragma once
 
+#include "src/vocabulary/sanitizer.h"
+
 namespace hwaccel::testing {
 
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
-#else
-inline constexpr bool kSanitized = false;
-#endif
+inline constexpr bool kSanitized = kAddressSanitizer;
 inline constexpr int kSanitizedScale = kSanitized ? 10 : 1;
 
 }  // namespace hwaccel::testing
