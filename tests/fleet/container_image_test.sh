@@ -26,15 +26,7 @@
 set -u
 hwaccel=$1 nvml_helper=$2 libnvml=$3 hwsim=$4 src=$5
 say() { echo "container_image: $*"; }
-if ! command -v buildah >/dev/null 2>&1; then
-  [ "${CI:-}" = true ] && { say "buildah missing (ci/setup fleet installs it)"; exit 1; }
-  say "buildah missing: skipped"; exit 77
-fi
-tmp=$(mktemp -d)
-b() { buildah --storage-driver vfs --root "$tmp/store" --runroot "$tmp/run" "$@"; }
-ctr=""
-cleanup() { [ -n "$ctr" ] && b rm "$ctr" >/dev/null 2>&1; b rmi -a -f >/dev/null 2>&1; rm -rf "$tmp"; }
-trap cleanup EXIT INT TERM
+. "$src/tests/fleet/buildah_store.sh"
 mkdir "$tmp/ctx"
 cp "$src/deploy/container/Containerfile" "$hwaccel" "$nvml_helper" "$tmp/ctx/" || exit 1
 sh "$src/deploy/container/glibc-rootfs.sh" "$tmp/ctx" || exit 1

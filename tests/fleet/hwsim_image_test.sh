@@ -14,15 +14,7 @@
 set -u
 hwsim=$1 src=$2
 say() { echo "hwsim_image: $*"; }
-if ! command -v buildah >/dev/null 2>&1; then
-  [ "${CI:-}" = true ] && { say "buildah missing (ci/setup fleet installs it)"; exit 1; }
-  say "buildah missing: skipped"; exit 77
-fi
-tmp=$(mktemp -d)
-b() { buildah --storage-driver vfs --root "$tmp/store" --runroot "$tmp/run" "$@"; }
-ctr=""
-cleanup() { [ -n "$ctr" ] && b rm "$ctr" >/dev/null 2>&1; b rmi -a -f >/dev/null 2>&1; rm -rf "$tmp"; }
-trap cleanup EXIT INT TERM
+. "$src/tests/fleet/buildah_store.sh"
 fail=0
 mkdir "$tmp/ctx"
 cp "$src/deploy/container/Containerfile.hwsim" "$hwsim" "$tmp/ctx/" || exit 1
