@@ -1,7 +1,7 @@
 #include "src/host/tree_layers.h"
 
 #include <algorithm>
-#include <numeric>
+#include <cstdint>
 
 #include "src/host/sha256.h"
 
@@ -81,29 +81,34 @@ bool cut(TreePlan& plan, std::string_view at, std::string_view salt, std::size_t
 
 std::string layer_key(std::string_view at, std::string_view salt,
                       const std::vector<PlannedEntry>& entries) {
-  std::vector<std::size_t> order(entries.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return entries[a].path < entries[b].path; });
+  // Each part with its length (8 bytes, little-endian): no two different layers
+  // give the same stream. Gathered in one buffer and hashed in large pieces (a
+  // DGX's layer is 12,773 entries: five calls each cost more than their bytes).
+  std::string buf;
+  buf.reserve(1 << 16);
   Sha256 h;
-  // Each part with its length: no two different layers give the same stream.
-  auto part = [&](std::string_view bytes) {
-    h.update(std::to_string(bytes.size()));
-    h.update(":");
-    h.update(bytes);
+  auto number = [&](std::uint64_t n) {
+    for (int i = 0; i < 8; ++i) buf += static_cast<char>((n >> (8 * i)) & 0xff);
   };
-  part("hwsim-tree-layer 1");
+  auto part = [&](std::string_view bytes) {
+    number(bytes.size());
+    buf.append(bytes);
+  };
+  part("hwsim-tree-layer 2");
   part(salt);
   part(at);
-  for (std::size_t i : order) {
-    const PlannedEntry& e = entries[i];
-    const char kind = kind_letter(e.kind);
-    part(std::string_view(&kind, 1));
+  for (const PlannedEntry& e : entries) {
+    buf += kind_letter(e.kind);
     part(e.path);
-    part(std::to_string(e.mode));
+    number(e.mode);
     part(e.bytes);
     part(e.target);
+    if (buf.size() >= (1 << 16)) {
+      h.update(buf);
+      buf.clear();
+    }
   }
+  h.update(buf);
   return h.hex();
 }
 

@@ -53,8 +53,8 @@ LayeredTree split_tree_layers(TreePlan plan, std::string_view salt,
                               std::size_t min_entries = kMinLayerEntries);
 
 // SHA-256 over a layer's folder, `salt`, and its entries (kind, path below the
-// folder, mode, bytes, link target) sorted by path (the planner's order aside;
-// entries with the same path keep theirs).
+// folder, mode, bytes, link target) in the plan's order (the planner's, which
+// follows the snapshot's sorted paths).
 std::string layer_key(std::string_view at, std::string_view salt,
                       const std::vector<PlannedEntry>& entries);
 
