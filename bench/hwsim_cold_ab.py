@@ -6,8 +6,12 @@ all alike. Each run is under `perf stat -e task-clock,page-faults`; prints the
 CPU time's and the wall time's median, p90 and min, and the median page faults
 (docs/performance.md, "A cold run: the tree planned and written", issue 37).
 Keep each binary beside build/'s simulated libraries (copy it into build/).
+With --after VARIANT, each fresh cache first gets VARIANT's tree (untimed, by the
+same binary): the cold run of a snapshot after a variant of the same machine ran
+(the CPU topology layer shared, docs/performance.md "Trees shared between
+snapshots").
 
-    python3 bench/hwsim_cold_ab.py ROUNDS HWSIM [HWSIM...]
+    python3 bench/hwsim_cold_ab.py [--after VARIANT.yaml] ROUNDS HWSIM [HWSIM...]
 """
 import os
 import shutil
@@ -20,10 +24,16 @@ import time
 HOST = "fixtures/hosts/dgx-h100.yaml"
 
 
+AFTER = None
+
+
 def one_run(binary):
     cache = tempfile.mkdtemp(prefix="cold-", dir="/dev/shm")
     try:
         env = dict(os.environ, HWSIM_TREE_CACHE=cache)
+        if AFTER:
+            subprocess.run([binary, "run", AFTER, "--", "true"], env=env, capture_output=True,
+                           check=True)
         start = time.perf_counter()
         done = subprocess.run(["perf", "stat", "-x,", "-e", "task-clock,page-faults", binary,
                                "run", HOST, "--", "true"], env=env, capture_output=True,
@@ -49,9 +59,13 @@ def p90(values):
 
 
 def main():
-    if len(sys.argv) < 3:
+    global AFTER
+    args = sys.argv[1:]
+    if len(args) >= 2 and args[0] == "--after":
+        AFTER, args = args[1], args[2:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    rounds, binaries = int(sys.argv[1]), sys.argv[2:]
+    rounds, binaries = int(args[0]), args[1:]
     got = {b: [] for b in binaries}
     for _ in range(rounds):
         for b in binaries:

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/shim_script.h"
@@ -30,14 +31,19 @@ struct RunTree {
   std::vector<std::string> warnings, notes;
   bool hit = false;
   EntryInUse in_use;  // the entry held until the run ends (no eviction under it)
+  // The layers it is mounted with (src/host/tree_layers.h): the tree's folder ->
+  // the layer's entry, each held as the tree is.
+  std::vector<std::pair<std::string, std::string>> layers;
+  std::vector<EntryInUse> layers_in_use;
 };
 
-// The cached tree for `key` in `cache` (written first when missing or refused,
-// from `snapshot()`: null when it cannot be had, said by the caller). Messages for
-// the user (a refused entry, why there is no cache) go to stderr. `emulator`:
-// the tree holds the emulator's placeholder and log (sim/emulate/emulator_plan.h),
-// which the run binds over; whether it does follows from the snapshot's bytes,
-// which the key holds.
+// The cached tree for `key` in `cache` with its layers (written first when
+// missing or refused, a layer only when no tree stored it yet, from `snapshot()`:
+// null when it cannot be had, said by the caller). Messages for the user (a
+// refused entry, why there is no cache) go to stderr. `emulator`: the tree holds
+// the emulator's placeholder and log (sim/emulate/emulator_plan.h), which the run
+// binds over; whether it does follows from the snapshot's bytes, which the key
+// holds.
 RunTree cached_run_tree(const TreeCacheDir& cache, const std::string& key,
                         const std::function<const Snapshot*()>& snapshot,
                         const std::set<std::string>& hide, const std::string& sleep_program,

@@ -450,6 +450,9 @@ int RunCommand::run() const {
   spec.tree = cached.root.empty() ? root : cached.root;
   if (!cached.root.empty()) {
     spec.overlay_scratch = root;
+    spec.layers = cached.layers;
+    for (std::size_t i = 0; i < cached.layers.size(); ++i)
+      spec.tree_binds.push_back({layer_subtree(root, i), cached.layers[i].first});
     spec.fresh_plan = [&in, &cached, &hide, &sleep, &helpers, &emulator] {
       std::string why;
       const Snapshot* parsed = in.parsed(why);

@@ -23,6 +23,7 @@
 #include "src/host/sandbox_init.h"
 #include "src/host/sandbox_namespace.h"
 #include "src/host/tree_fd.h"
+#include "src/host/tree_layers.h"
 #include "src/vocabulary/path.h"
 
 namespace hwaccel {
@@ -59,6 +60,28 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
                               "/u,workdir=" + scratch.proc_path() + "/w";
   if (::mount("overlay", spec.tree.c_str(), "overlay", MS_NOSUID, options.c_str()) != 0)
     return std::string("overlay: ") + std::strerror(errno);
+  // Each layer under an overlay of its own (its entry the lower layer, its writes
+  // in this tmpfs too), on `overlay_scratch`/mN; its subtree is bound on the tree's
+  // empty folder for it by `tree_binds` (layer_subtree), in the tree and in its copy
+  // in the namespace's /dev/shm. Every folder the command sees is in one layer
+  // only, so its link count is the written one (a folder merged from two lower
+  // layers of one overlay counts 1).
+  for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+    const auto& [at, entry] = spec.layers[i];
+    const std::string n = std::to_string(i);
+    Fd layer(::open(entry.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!layer.ok()) return "open the layer for " + at + ": " + std::strerror(errno);
+    if (::mkdirat(scratch.get(), ("u" + n).c_str(), 0755) != 0 ||
+        ::mkdirat(scratch.get(), ("w" + n).c_str(), 0700) != 0 ||
+        ::mkdirat(scratch.get(), ("m" + n).c_str(), 0700) != 0)
+      return std::string("mkdir (a layer's overlay): ") + std::strerror(errno);
+    const std::string in_scratch = scratch.proc_path() + "/";
+    const std::string layer_options = "lowerdir=" + layer.proc_path() + ",upperdir=" +
+                                      in_scratch + "u" + n + ",workdir=" + in_scratch + "w" + n;
+    const std::string mounted = spec.overlay_scratch + "/m" + n;
+    if (::mount("overlay", mounted.c_str(), "overlay", MS_NOSUID, layer_options.c_str()) != 0)
+      return "overlay (the layer for " + at + "): " + std::strerror(errno);
+  }
   return "";
 }
 
@@ -270,6 +293,10 @@ void forward(int sig) {
 }
 
 }  // namespace
+
+std::string layer_subtree(const std::string& overlay_scratch, std::size_t i) {
+  return overlay_scratch + "/m" + std::to_string(i) + std::string(kLayerTop);
+}
 
 SandboxResult run_in_sandbox(const SandboxSpec& spec) {
   SandboxResult result;

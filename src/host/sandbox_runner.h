@@ -10,6 +10,7 @@
 // where a shim may go).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <string>
@@ -34,6 +35,12 @@ struct SandboxSpec {
   // written into it instead.
   std::string overlay_scratch;
   std::function<TreePlan()> fresh_plan;
+  // With `overlay_scratch`: the cached layers the tree is mounted with (the
+  // tree's folder, an empty one -> the layer's entry, its subtree in kLayerTop:
+  // src/host/tree_layers.h). Each is mounted writable the same way, under an
+  // overlay of its own whose writes land in that tmpfs too, and `tree_binds` puts
+  // its subtree (layer_subtree) on its folder.
+  std::vector<std::pair<std::string, std::string>> layers;
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // the whole environment of the command
   std::string hostname;  // "" (or one the kernel refuses): "hwsim-host", never this machine's
@@ -49,7 +56,8 @@ struct SandboxSpec {
   // PATH search fails with ENOENT as it did on the host.
   std::map<std::string, std::vector<std::string>> hidden_tools;
   // Files of this machine bound over placeholders in the tree (this machine's
-  // path -> the tree's path): the tool emulator and its log (sim/emulate/).
+  // path -> the tree's path): the tool emulator and its log (sim/emulate/), and
+  // the cached layers' subtrees once mounted (layer_subtree).
   std::vector<std::pair<std::string, std::string>> tree_binds;
   bool use_namespace = true;  // false: run without one (reports what is not covered)
   bool verbose = false;       // also say what was covered
@@ -60,6 +68,10 @@ struct SandboxResult {
   int signal = 0;     // the signal that killed it, if any
   std::string error;  // a failure before the command could start (fork)
 };
+
+// Where the child mounts `layers`[i]'s subtree (`overlay_scratch`/mI/tree), for
+// `tree_binds` to put on the layer's folder of the tree.
+std::string layer_subtree(const std::string& overlay_scratch, std::size_t i);
 
 // Runs the command and waits for it. The namespace report and exec failures go
 // to stderr (fd 2) from the child, before the command starts.

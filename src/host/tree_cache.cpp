@@ -1,9 +1,7 @@
 #include "src/host/tree_cache.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <fcntl.h>
-#include <link.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -17,12 +15,14 @@
 #include <sstream>
 
 #include "src/host/tree_cache_budget.h"
+#include "src/host/tree_cache_evict.h"
 #include "src/host/tree_fd.h"
 
 namespace hwaccel {
 namespace {
 
-constexpr const char* kSealHead = "hwsim-tree-cache 1";
+// 2: a tree's seal names the layers it is mounted with ("layer KEY AT").
+constexpr const char* kSealHead = "hwsim-tree-cache 2";
 constexpr std::size_t kMaxSeal = 1 << 20;
 
 std::string err(const std::string& what) {
@@ -205,91 +205,57 @@ std::string write_seal(int dir, const std::string& key, const std::string& body)
   return "";
 }
 
-// The bytes an entry's seal says its tree takes ("bytes N", the third line);
-// false for a seal without one (another version's) or one that cannot be read.
-bool sealed_bytes(int dir, const std::string& seal_name, std::uint64_t& bytes) {
+// What an entry's seal says of it for eviction (tree_cache_evict.h): its bytes
+// and layers, from the seal's head; `known` false for a seal that does not say
+// them (another version's) or cannot be read.
+SealedEntry sealed_entry(int dir, const std::string& key, const struct stat& seal_stat) {
+  SealedEntry entry;
+  entry.key = key;
+  entry.used = seal_stat.st_mtim.tv_sec * 1000000000LL + seal_stat.st_mtim.tv_nsec;
+  Fd seal(::openat(dir, (key + ".seal").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!seal.ok()) return entry;
+  char head[4096];
+  ssize_t n = ::read(seal.get(), head, sizeof head);
+  if (n <= 0) return entry;
+  if (!parse_seal_head(std::string_view(head, static_cast<std::size_t>(n)), entry) ||
+      !entry.known) {
+    entry.known = false;
+    entry.layers.clear();
+  }
+  return entry;
+}
+
+// Removes the entry `key` unless a run holds it (or another eviction has it).
+bool remove_unheld(int dir, const std::string& dir_path, const std::string& key) {
+  const std::string seal_name = key + ".seal";
   Fd seal(::openat(dir, seal_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-  if (!seal.ok()) return false;
-  char head[512];
-  ssize_t n = ::read(seal.get(), head, sizeof head - 1);
-  if (n <= 0) return false;
-  head[n] = '\0';
-  const char* at = std::strstr(head, "\nbytes ");
-  if (!at) return false;
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(at + 7, &end, 10);
-  if (errno != 0 || end == at + 7 || *end != '\n') return false;
-  bytes = v;
+  if (!seal.ok() || ::flock(seal.get(), LOCK_EX | LOCK_NB) != 0) return false;
+  ::unlinkat(dir, seal_name.c_str(), 0);
+  const std::string doomed = unique_name(".old-");
+  const bool moved = ::renameat(dir, key.c_str(), dir, doomed.c_str()) == 0;
+  seal = Fd();  // unlocked: a finder waiting on it sees the seal unlinked
+  if (moved) remove_tree(dir_path + "/" + doomed);
   return true;
 }
 
-// The least recently used entries (by their seals' times) go while the others
-// take more than `budget` bytes; the newest is always kept, however large, and
-// an entry whose size its seal does not say (another version's) goes first.
+// The least recently used entries go while the others take more than `budget`
+// bytes, a shared layer counted once (tree_cache_evict.h).
 void evict(int dir, const std::string& dir_path, std::uint64_t budget) {
   DIR* listing = ::fdopendir(::fcntl(dir, F_DUPFD_CLOEXEC, 0));
   if (!listing) return;
-  std::vector<std::pair<long long, std::string>> seals;
+  std::vector<SealedEntry> entries;
   while (dirent* d = ::readdir(listing)) {
     std::string name = d->d_name;
     if (name.size() <= 5 || name.compare(name.size() - 5, 5, ".seal") != 0 || name[0] == '.')
       continue;
     struct stat st {};
     if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
-      seals.emplace_back(st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
-                         name.substr(0, name.size() - 5));
+      entries.push_back(sealed_entry(dir, name.substr(0, name.size() - 5), st));
   }
   ::closedir(listing);
-  std::sort(seals.rbegin(), seals.rend());  // newest first
-  std::uint64_t kept = 0;
-  for (std::size_t i = 0; i < seals.size(); ++i) {
-    const std::string seal_name = seals[i].second + ".seal";
-    std::uint64_t bytes = 0;
-    const bool known = sealed_bytes(dir, seal_name, bytes);
-    if (i == 0 || (known && kept + bytes <= budget)) {
-      kept += bytes;
-      continue;
-    }
-    Fd seal(::openat(dir, seal_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-    // A run holds it (or another eviction has it): left alone, and counted.
-    if (!seal.ok() || ::flock(seal.get(), LOCK_EX | LOCK_NB) != 0) {
-      kept += bytes;
-      continue;
-    }
-    ::unlinkat(dir, seal_name.c_str(), 0);
-    const std::string doomed = unique_name(".old-");
-    const bool moved = ::renameat(dir, seals[i].second.c_str(), dir, doomed.c_str()) == 0;
-    seal = Fd();  // unlocked: a finder waiting on it sees the seal unlinked
-    if (moved) remove_tree(dir_path + "/" + doomed);
-  }
-}
-
-int note_build_id(dl_phdr_info* info, size_t, void* out) {
-  auto* id = static_cast<std::string*>(out);
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const auto& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_NOTE) continue;
-    const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
-    const char* end = p + ph.p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      const auto* n = reinterpret_cast<const ElfW(Nhdr)*>(p);
-      const char* name = p + sizeof(ElfW(Nhdr));
-      const char* desc = name + ((n->n_namesz + 3) & ~3u);
-      if (desc + n->n_descsz > end) break;
-      if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
-        static const char digits[] = "0123456789abcdef";
-        for (unsigned k = 0; k < n->n_descsz; ++k) {
-          auto b = static_cast<unsigned char>(desc[k]);
-          *id += digits[b >> 4];
-          *id += digits[b & 15];
-        }
-        return 1;
-      }
-      p = desc + ((n->n_descsz + 3) & ~3u);
-    }
-  }
-  return 1;  // only the program itself (the first object) is looked at
+  choose_evictions(std::move(entries), budget, [&](const SealedEntry& e) {
+    return remove_unheld(dir, dir_path, e.key);
+  });
 }
 
 }  // namespace
@@ -416,9 +382,13 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
   if (auto why = why_not_private(entry.get(), "the entry"); !why.empty()) return refuse(why);
   if (auto why = why_seal_disagrees(entry.get(), lines); !why.empty())
     return refuse("the entry is " + why);
+  SealedEntry head;
+  if (!parse_seal_head(text, head)) return refuse("its seal's head is not hwsim's");
   for (const auto& line : lines) {
     if (line.rfind("warning ", 0) == 0) out.warnings.push_back(unescape(line.substr(8)));
     if (line.rfind("note ", 0) == 0) out.notes.push_back(unescape(line.substr(5)));
+    if (line.rfind("layer ", 0) == 0 && line.size() > 71)
+      out.layers.push_back({line.substr(6, 64), unescape(line.substr(71))});
   }
   mark_used(seal.get());  // recently used: kept longest
   out.in_use = keep_held(std::move(seal));
@@ -426,53 +396,81 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key) {
   return out;
 }
 
-std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
-                              const TreePlan& plan, std::uint64_t budget, EntryInUse* in_use) {
-  Fd dir = open_dir(cache.path);
-  if (!dir.ok()) return err("open " + cache.path);
-  if (auto why = why_not_private(dir.get(), cache.path); !why.empty()) return why;
+namespace {
+
+// Writes, publishes and seals the entry `key` (store_cached_tree); holds it when asked.
+std::string store_entry(int dir, const TreeCacheDir& cache, const std::string& key,
+                        const TreePlan& plan, const std::vector<LayerRef>& layers,
+                        EntryInUse* in_use) {
   const std::string staging = unique_name(".new-");
-  if (::mkdirat(dir.get(), staging.c_str(), 0700) != 0) return err("mkdir (cache staging)");
+  if (::mkdirat(dir, staging.c_str(), 0700) != 0) return err("mkdir (cache staging)");
   const std::string staging_path = cache.path + "/" + staging;
   if (auto why = write_tree(plan, staging_path); !why.empty()) {
     remove_tree(staging_path);
     return why;
   }
   // The tree folder itself 0700 (write_tree leaves the root as it found it).
-  ::fchmodat(dir.get(), staging.c_str(), 0700, 0);
-  ::unlinkat(dir.get(), (key + ".seal").c_str(), 0);
-  if (::renameat2(dir.get(), staging.c_str(), dir.get(), key.c_str(), RENAME_NOREPLACE) != 0) {
+  ::fchmodat(dir, staging.c_str(), 0700, 0);
+  // Published by another run meanwhile (two variants storing one layer): its seal
+  // is left alone (removing it left that entry unsealed: a miss for a minute).
+  struct stat there {};
+  if (::fstatat(dir, key.c_str(), &there, AT_SYMLINK_NOFOLLOW) == 0) {
+    remove_tree(staging_path);
+    return "publish the cache entry " + key + ": another run published it first";
+  }
+  ::unlinkat(dir, (key + ".seal").c_str(), 0);
+  if (::renameat2(dir, staging.c_str(), dir, key.c_str(), RENAME_NOREPLACE) != 0) {
     std::string why = err("publish the cache entry " + key);
     remove_tree(staging_path);
     return why;
   }
-  Fd entry(::openat(dir.get(), key.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  Fd entry(::openat(dir, key.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   std::string why;
   std::string body = std::string(kSealHead) + "\nkey " + key + "\nbytes " +
                      std::to_string(tree_footprint(plan)) + "\n";
+  for (const auto& layer : layers) body += "layer " + layer.key + " " + escape(layer.at) + "\n";
   if (entry.ok()) body += top_stamps(entry.get(), why);
   for (const auto& w : plan.warnings) body += "warning " + escape(w) + "\n";
   for (const auto& n : plan.notes) body += "note " + escape(n) + "\n";
-  if (!entry.ok() || !why.empty() || !(why = write_seal(dir.get(), key, body)).empty()) {
-    discard(dir.get(), cache.path, key);
+  if (!entry.ok() || !why.empty() || !(why = write_seal(dir, key, body)).empty()) {
+    discard(dir, cache.path, key);
     return why.empty() ? err("open the new entry") : why;
   }
   if (in_use) {
-    Fd seal(::openat(dir.get(), (key + ".seal").c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    Fd seal(::openat(dir, (key + ".seal").c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
     if (!seal.ok() || !hold_shared(seal)) return err("hold the new entry " + key);
     *in_use = keep_held(std::move(seal));
   }
+  return "";
+}
+
+Fd private_cache_dir(const TreeCacheDir& cache, std::string& why) {
+  Fd dir = open_dir(cache.path);
+  if (!dir.ok()) why = err("open " + cache.path);
+  else why = why_not_private(dir.get(), cache.path);
+  return why.empty() ? std::move(dir) : Fd();
+}
+
+}  // namespace
+
+std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
+                              const TreePlan& plan, std::uint64_t budget, EntryInUse* in_use,
+                              const std::vector<LayerRef>& layers) {
+  std::string why;
+  Fd dir = private_cache_dir(cache, why);
+  if (!dir.ok()) return why;
+  if (auto failed = store_entry(dir.get(), cache, key, plan, layers, in_use); !failed.empty())
+    return failed;
   evict(dir.get(), cache.path, budget);
   return "";
 }
 
-std::string program_build_id() {
-  static const std::string id = [] {
-    std::string out;
-    ::dl_iterate_phdr(note_build_id, &out);
-    return out;
-  }();
-  return id;
+std::string store_cached_layer(const TreeCacheDir& cache, const std::string& key,
+                               const TreePlan& plan, EntryInUse* in_use) {
+  std::string why;
+  Fd dir = private_cache_dir(cache, why);
+  if (!dir.ok()) return why;
+  return store_entry(dir.get(), cache, key, plan, {}, in_use);
 }
 
 }  // namespace hwaccel

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "src/host/build_id.h"  // program_build_id, which keys the cache
 #include "src/host/tree_writer.h"
 
 namespace hwaccel {
@@ -55,8 +56,17 @@ std::string cached_tree_path(const TreeCacheDir& cache, const std::string& key);
 // leaves a held entry alone: a run's files never vanish under its command.
 using EntryInUse = std::shared_ptr<const int>;
 
+// A layer a tree is mounted with (src/host/tree_layers.h): its entry's key and
+// the tree's folder it goes on.
+struct LayerRef {
+  std::string key;
+  std::string at;
+  bool operator==(const LayerRef&) const = default;
+};
+
 struct CachedTree {
   bool hit = false;
+  std::vector<LayerRef> layers;       // what its seal names (a hit): each its own entry
   EntryInUse in_use;                  // held while the entry is used (a hit)
   std::string refused;                // non-empty: an entry was there and was not trusted (why)
   std::vector<std::string> warnings;  // the plan's, kept in the seal
@@ -69,15 +79,21 @@ CachedTree find_cached_tree(const TreeCacheDir& cache, const std::string& key);
 
 // Writes `plan` (made with root = cached_tree_path) into a private staging folder,
 // publishes it as the entry with one rename and seals it (with its footprint,
-// tree_cache_budget.h); holds it (`in_use`, when given); then the least recently
-// used entries go until the rest take at most `budget` bytes (the new one and
-// those held by a run always stay). "" or what failed (nothing is then left as
-// an entry).
+// tree_cache_budget.h, and the `layers` it is mounted with, each stored first);
+// holds it (`in_use`, when given); then the least recently used entries go until
+// the rest take at most `budget` bytes (the new one with its layers and those
+// held by a run always stay; tree_cache_evict.h). "" or what failed (nothing is
+// then left as an entry).
 std::string store_cached_tree(const TreeCacheDir& cache, const std::string& key,
                               const TreePlan& plan, std::uint64_t budget,
-                              EntryInUse* in_use = nullptr);
+                              EntryInUse* in_use = nullptr,
+                              const std::vector<LayerRef>& layers = {});
 
-// The GNU build id of this program (hex), "" when it was linked without one.
-std::string program_build_id();
+// A layer (tree_layers.h: `plan` below kLayerTop) stored as an entry of its
+// own, the same way and as safely (two runs storing one at once: one publishes,
+// the other fails and finds it); held (`in_use`, when given); nothing is evicted
+// (the tree stored next does that). "" or what failed.
+std::string store_cached_layer(const TreeCacheDir& cache, const std::string& key,
+                               const TreePlan& plan, EntryInUse* in_use = nullptr);
 
 }  // namespace hwaccel

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -84,6 +85,83 @@ class TreeCache : public ::testing::Test {
   TreeCacheDir cache_;
   const std::string key_ = sha256_hex("snapshot one");
 };
+
+// A layer (src/host/tree_layers.h) is an entry of its own, stored once however
+// many trees name it, verified as a tree is, and kept by eviction with the trees
+// that use it (src/host/tree_cache_evict.h).
+TEST_F(TreeCache, ALayerIsStoredOnceNamedByItsTreesAndEvictedWithThem) {
+  TreePlan layer;
+  layer.entries = {{Kind::dir, "/tree", "", "", 0755},
+                   {Kind::file, "/tree/cpu0/online", "1\n", "", 0644}};
+  const std::string lkey = sha256_hex("layer");
+  const std::vector<LayerRef> refs = {{lkey, "/sys/devices/system/cpu"}};
+  {
+    EntryInUse held;
+    ASSERT_EQ(store_cached_layer(cache_, lkey, layer, &held), "");
+    EXPECT_NE(store_cached_layer(cache_, lkey, layer), "") << "published by the first";
+    ASSERT_EQ(store_cached_tree(cache_, key_, plan(), kRoomy, nullptr, refs), "");
+    ASSERT_EQ(store_cached_tree(cache_, sha256_hex("variant"), plan(), kRoomy, nullptr, refs), "");
+  }
+  CachedTree found = find_cached_tree(cache_, key_);
+  ASSERT_TRUE(found.hit);
+  EXPECT_EQ(found.layers, refs);
+  EXPECT_EQ(find_cached_tree(cache_, sha256_hex("variant")).layers, refs);
+  CachedTree shared = find_cached_tree(cache_, lkey);
+  ASSERT_TRUE(shared.hit);
+  EXPECT_TRUE(shared.layers.empty());
+  EXPECT_EQ(listing(cached_tree_path(cache_, lkey)), "tree 2 493\ntree/cpu0 2 493\ntree/cpu0/online 1 420 1\n\n");
+  found = {};
+  shared = {};
+  // Two trees of 2 pages and their layer of 1 fit in 5 pages; a third tree (no
+  // layer) in 5: the older tree goes, the layer stays with the newer one.
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("third"), plan(), 5 * 4096), "");
+  EXPECT_FALSE(find_cached_tree(cache_, key_).hit);
+  EXPECT_TRUE(find_cached_tree(cache_, sha256_hex("variant")).hit);
+  EXPECT_TRUE(find_cached_tree(cache_, lkey).hit);
+  // In 2 pages only the newest stays: the layer and the tree that needs it go together.
+  ASSERT_EQ(store_cached_tree(cache_, sha256_hex("fourth"), plan(), 2 * 4096), "");
+  EXPECT_FALSE(fs::exists(cached_tree_path(cache_, lkey)));
+  EXPECT_FALSE(fs::exists(cached_tree_path(cache_, sha256_hex("variant"))));
+  // Verified as a tree is: a folder planted at its top is refused.
+  ASSERT_EQ(store_cached_layer(cache_, lkey, layer), "");
+  fs::create_directory(cached_tree_path(cache_, lkey) + "/planted");
+  CachedTree planted = find_cached_tree(cache_, lkey);
+  EXPECT_FALSE(planted.hit);
+  EXPECT_NE(planted.refused.find("changed since it was sealed"), std::string::npos)
+      << planted.refused;
+  EXPECT_TRUE(canary_untouched());
+}
+
+// Two runs of variants storing one layer at once (tree_layers.h): one publishes,
+// the other fails without touching it (a miss at worst, never a refusal); after
+// both, the one layer is sealed and found, and no staging folder is left.
+TEST_F(TreeCache, TwoRunsStoringOneLayerAtOnceLeaveOneSealedLayer) {
+  TreePlan layer;
+  for (int i = 0; i < 300; ++i)
+    layer.entries.push_back({Kind::file, "/tree/cpu" + std::to_string(i) + "/online", "1\n", "", 0644});
+  for (int round = 0; round < 4; ++round) {
+    const std::string key = sha256_hex("race " + std::to_string(round));
+    pid_t kids[2];
+    for (pid_t& kid : kids) {
+      kid = ::fork();
+      ASSERT_GE(kid, 0);
+      if (kid == 0) {
+        EntryInUse held;
+        if (store_cached_layer(cache_, key, layer, &held).empty()) ::_exit(0);
+        CachedTree other = find_cached_tree(cache_, key);
+        ::_exit(other.hit || other.refused.empty() ? 0 : 1);
+      }
+    }
+    for (pid_t kid : kids) {
+      int status = 0;
+      ASSERT_EQ(::waitpid(kid, &status, 0), kid);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << round;
+    }
+    EXPECT_TRUE(find_cached_tree(cache_, key).hit) << round;
+  }
+  for (const auto& e : fs::directory_iterator(cache_.path))
+    EXPECT_NE(e.path().filename().string().rfind(".new-", 0), 0u) << e.path();
+}
 
 TEST(Sha256, KnownDigests) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
