@@ -91,14 +91,14 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
 }
 
 // /dev of the simulated host, plus what any program needs to run at all.
-void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
+bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                std::vector<std::string>& covered) {
   make_dev_nodes(tree, spec.dev_nodes, uncovered, covered);
   std::string why;
   Fd dev = open_in_tree(tree, "/dev", Walk::make_dirs, why);
   if (!dev.ok()) {
     uncovered.push_back("/dev: " + why);
-    return;
+    return false;
   }
   struct stat st {};
   for (const char* name : {"null", "zero", "full", "random", "urandom", "tty"}) {
@@ -153,10 +153,12 @@ void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& unco
         std::pair{"ptmx", "pts/ptmx"}}) {
     ::symlinkat(target, dev.get(), name);  // where the snapshot has none (else EEXIST)
   }
-  if (bind_from_tree(tree, "/dev", "/dev", Walk::open, why))
-    covered.push_back("/dev");
-  else
+  if (!bind_from_tree(tree, "/dev", "/dev", Walk::open, why)) {
     uncovered.push_back("/dev: " + why);
+    return false;
+  }
+  covered.push_back("/dev");
+  return true;
 }
 
 // The recorded /proc paths: each present one bound over the real one; where the
