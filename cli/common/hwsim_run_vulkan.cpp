@@ -57,9 +57,10 @@ void simulate_vulkan(bool host_driver, bool vulkaninfo_missing, SandboxSpec& spe
   // The real vulkaninfo asks the loader, as on the host; the shim (the recording,
   // or the emulator) steps aside. Not where the host has no vulkaninfo: that
   // shim answers "not found", and stays.
-  const bool real = find_executable("vulkaninfo", real_path).has_value() &&
-                    !vulkaninfo_missing &&
-                    (!has_driver || !manifest.empty());
+  // The PATH search last: where the host has no vulkaninfo (the fixtures' DGX) it
+  // would only walk every folder of PATH again for nothing.
+  const bool real = !vulkaninfo_missing && (!has_driver || !manifest.empty()) &&
+                    find_executable("vulkaninfo", real_path).has_value();
   if (spec.use_namespace && real)
     spec.masks.hide.push_back(spec.tree + sim::kShimDir + "/vulkaninfo");
   if (manifest.empty()) {

@@ -91,23 +91,33 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
 }
 
 // /dev of the simulated host, plus what any program needs to run at all.
-void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
+bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                std::vector<std::string>& covered) {
   make_dev_nodes(tree, spec.dev_nodes, uncovered, covered);
   std::string why;
   Fd dev = open_in_tree(tree, "/dev", Walk::make_dirs, why);
   if (!dev.ok()) {
     uncovered.push_back("/dev: " + why);
-    return;
+    return false;
   }
   struct stat st {};
   for (const char* name : {"null", "zero", "full", "random", "urandom", "tty"}) {
     std::string real = std::string("/dev/") + name;
     if (!exists(real)) continue;
     // Whatever the snapshot put there (a link included) gives way to a plain file.
-    ::unlinkat(dev.get(), name, 0);
-    int fd = ::openat(dev.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd >= 0) ::close(fd);
+    auto create = [&] {
+      return Fd(
+          ::openat(dev.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666));
+    };
+    Fd made = create();
+    if (!made.ok() && errno == EEXIST && ::unlinkat(dev.get(), name, 0) == 0) made = create();
+    // The plain file just made (O_EXCL: never a link) takes the bind as it is.
+    if (made.ok()) {
+      if (::mount(real.c_str(), made.proc_path().c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+        uncovered.push_back(real + " (basic device): mount --bind " + real + " (onto the tree's " +
+                            real + "): " + std::strerror(errno));
+      continue;
+    }
     // Opened in the folder already open, as open_in_tree would (never through a link).
     Fd onto(::openat(dev.get(), name, O_PATH | O_NOFOLLOW | O_CLOEXEC));
     if (!onto.ok() || ::fstat(onto.get(), &st) != 0)
@@ -141,13 +151,14 @@ void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& unco
        {std::pair{"fd", "/proc/self/fd"}, std::pair{"stdin", "/proc/self/fd/0"},
         std::pair{"stdout", "/proc/self/fd/1"}, std::pair{"stderr", "/proc/self/fd/2"},
         std::pair{"ptmx", "pts/ptmx"}}) {
-    if (::fstatat(dev.get(), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-      ::symlinkat(target, dev.get(), name);
+    ::symlinkat(target, dev.get(), name);  // where the snapshot has none (else EEXIST)
   }
-  if (bind_from_tree(tree, "/dev", "/dev", Walk::open, why))
-    covered.push_back("/dev");
-  else
+  if (!bind_from_tree(tree, "/dev", "/dev", Walk::open, why)) {
     uncovered.push_back("/dev: " + why);
+    return false;
+  }
+  covered.push_back("/dev");
+  return true;
 }
 
 // The recorded /proc paths: each present one bound over the real one; where the

@@ -21,8 +21,9 @@ bool is_dir(const std::string& path);
 bool bind_from_tree(int tree, const std::string& rel, const std::string& target, Walk walk,
                     std::string& why);
 
-// /dev of the simulated host, plus what any program needs to run at all.
-void cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
+// /dev of the simulated host, plus what any program needs to run at all. True when
+// the tree's /dev is bound over this machine's.
+bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
                std::vector<std::string>& covered);
 
 // The recorded /proc paths over the real ones (docs/hwsim.md: what procfs allows).

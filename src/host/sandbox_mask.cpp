@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "src/host/tree_fd.h"
 #include "src/vocabulary/path.h"
@@ -64,58 +65,10 @@ bool show_path(int tree, const MaskSpec& spec, const std::string& path, const st
   return show_from_tree(tree, path, target, why);
 }
 
-// The scratch tmpfs: overlay layers and the new root live there, and die with the namespace.
-class Scratch {
- public:
-  Scratch(int tree, const std::string& tree_path) : tree_(tree), tree_path_(tree_path) {}
-
-  bool ready(std::string& why) {
-    if (fd_.ok()) return true;
-    Fd at = open_in_tree(tree_, "/.hwsim/scratch", Walk::make_dirs, why);
-    if (!at.ok()) return false;
-    if (::mount("tmpfs", at.proc_path().c_str(), "tmpfs", MS_NOSUID, "mode=0755") != 0) {
-      why = err("mount tmpfs (scratch)");
-      return false;
-    }
-    // The descriptor of the folder below the mount is not the tmpfs: open it again.
-    fd_ = open_in_tree(tree_, "/.hwsim/scratch", Walk::open, why);
-    mounted_ = fd_.ok();
-    return mounted_;
-  }
-  // A new folder in the scratch tmpfs, open (O_PATH), and its path for mount(2).
-  Fd folder(const std::string& name, std::string& path, std::string& why) {
-    if (::mkdirat(fd_.get(), name.c_str(), 0755) != 0) {
-      why = err("mkdir (scratch) " + name);
-      return Fd();
-    }
-    Fd f(::openat(fd_.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!f.ok()) why = err("open (scratch) " + name);
-    path = f.proc_path();
-    return f;
-  }
-  // `name` again after a mount on it: the mount's root (a descriptor of the folder,
-  // or its /proc/self/fd name, would stay below the mount).
-  Fd again(const std::string& name, std::string& path) {
-    Fd f(::openat(fd_.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    path = f.proc_path();
-    return f;
-  }
-  // After chroot: the scratch reappears inside the new root through its /tmp; gone.
-  void detach_copy() const {
-    if (mounted_) ::umount2((tree_path_ + "/.hwsim/scratch").c_str(), MNT_DETACH);
-  }
-
- private:
-  int tree_;
-  std::string tree_path_;
-  Fd fd_;
-  bool mounted_ = false;
-};
-
 // Folder `dir` of this machine with `hide` made absent and `show` (names the
 // folder lacks) present as the tree's files: a writable overlay whose upper layer
 // holds whiteouts and empty files the tree's are then bound over.
-void overlay_folder(int tree, const MaskSpec& spec, Scratch& scratch, int index,
+void overlay_folder(int tree, const MaskSpec& spec, MaskScratch& scratch, int index,
                     const std::string& dir, const std::set<std::string>& hide,
                     const std::set<std::string>& show, std::vector<std::string>& uncovered,
                     std::vector<std::string>& covered) {
@@ -148,12 +101,13 @@ void overlay_folder(int tree, const MaskSpec& spec, Scratch& scratch, int index,
   }
 }
 
-// Makes `root` (a folder) the root: pivot_root with the old root detached, so that
-// nothing outside it stays reachable or listed in mountinfo; chroot where the
-// kernel refuses. "" or why neither worked.
-std::string enter_root(const std::string& root, bool& pivoted, std::string& refused) {
+// Makes the folder `root` is open on the root: pivot_root with the old root
+// detached, so that nothing outside it stays reachable or listed in mountinfo;
+// chroot where the kernel refuses. "" or why neither worked. Entered by its
+// descriptor: /proc may have been moved into it by then (MaskSpec::move_in).
+std::string enter_root(int root, bool& pivoted, std::string& refused) {
   pivoted = false;
-  if (::chdir(root.c_str()) != 0) return err("chdir (the new root)");
+  if (::fchdir(root) != 0) return err("chdir (the new root)");
   // pivot_root(".", "."): the old root is stacked on the new one, then detached.
   if (::syscall(SYS_pivot_root, ".", ".") != 0) {
     refused = err("pivot_root");
@@ -168,27 +122,22 @@ std::string enter_root(const std::string& root, bool& pivoted, std::string& refu
 // A new root: every top-level entry but the hidden ones, bound in; the shown ones
 // from the tree; this machine's foreign mounts taken out of it. Entered with
 // pivot_root; `cwd` is entered again inside it.
-void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<std::string>& hide,
-              const std::set<std::string>& show, const std::string& cwd,
-              std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+void new_root(int tree, const MaskSpec& spec, MaskScratch& scratch,
+              const std::set<std::string>& hide, const std::set<std::string>& show,
+              const std::string& cwd, std::vector<std::string>& uncovered,
+              std::vector<std::string>& covered) {
   auto fail = [&](const std::string& why) {
     for (const auto& n : hide) uncovered.push_back("/" + n + " (hidden): " + why);
     for (const auto& n : show) uncovered.push_back("/" + n + ": " + why);
     if (hide.empty() && show.empty()) uncovered.push_back("a new root: " + why);
   };
-  std::string why, root_path;
-  if (!scratch.ready(why)) return fail(why);
-  Fd root = scratch.folder("root", root_path, why);
-  if (!root.ok()) return fail(why);
-  // A file system of its own, so that mountinfo gives the root as "/" of it.
-  if (::mount("tmpfs", root_path.c_str(), "tmpfs", 0, "mode=0755") != 0)
-    return fail(err("mount tmpfs (the new root)"));
-  Fd mounted = scratch.again("root", root_path);
-  if (!mounted.ok()) return fail(err("open (the new root)"));
-  root = std::move(mounted);
+  std::string why;
+  if (scratch.root() < 0 && !scratch.prepare_root(why)) return fail(why);
+  const int root = scratch.root();
+  const std::string& root_path = scratch.root_path();
   DIR* top = ::opendir("/");
   if (!top) return fail(err("opendir /"));
-  std::vector<std::string> names;
+  std::vector<std::string> names, moves;
   while (dirent* d = ::readdir(top)) {
     std::string name = d->d_name;
     if (name != "." && name != ".." && !hide.count(name) && !show.count(name))
@@ -202,7 +151,7 @@ void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<s
     if (S_ISLNK(st.st_mode)) {
       char target[PATH_MAX];
       ssize_t n = ::readlink(real.c_str(), target, sizeof target - 1);
-      if (n < 0 || ::symlinkat(std::string(target, n).c_str(), root.get(), name.c_str()) != 0)
+      if (n < 0 || ::symlinkat(std::string(target, n).c_str(), root, name.c_str()) != 0)
         return fail(err("the new root's /" + name + " (a link)"));
       continue;
     }
@@ -210,14 +159,18 @@ void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<s
       covered.push_back(real + " (this machine's mount, left out)");
       continue;
     }
-    bool made = S_ISDIR(st.st_mode)   ? ::mkdirat(root.get(), name.c_str(), 0755) == 0
-                : S_ISREG(st.st_mode) ? make_file(root.get(), name)
+    bool made = S_ISDIR(st.st_mode)   ? ::mkdirat(root, name.c_str(), 0755) == 0
+                : S_ISREG(st.st_mode) ? make_file(root, name)
                                       : false;
     if (!made) continue;  // a socket or node directly in "/": left out
+    if (std::find(spec.move_in.begin(), spec.move_in.end(), real) != spec.move_in.end()) {
+      moves.push_back(name);  // last: see below
+      continue;
+    }
     if (!bind(real, inside, why)) return fail(why);
   }
   for (const auto& n : show) {
-    if (!make_file(root.get(), n) || !show_path(tree, spec, "/" + n, root_path + "/" + n, why))
+    if (!make_file(root, n) || !show_path(tree, spec, "/" + n, root_path + "/" + n, why))
       return fail(why.empty() ? err("create /" + n) : why);
   }
   // This machine's mounts a host does not have, deepest first; a user namespace
@@ -235,9 +188,21 @@ void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<s
                         (kept.size() > 1 ? ", ..." : "") +
                         ") stay in /proc/self/mountinfo: " + std::strerror(EINVAL) +
                         " (a user namespace may not unmount what it was given)");
+  // This namespace's own /proc, /dev and /sys, moved in whole, last, /proc the
+  // very last (the paths above go through /proc/self/fd); bound as the rest where
+  // a move is refused.
+  std::stable_partition(moves.begin(), moves.end(),
+                        [](const std::string& n) { return n != "proc"; });
+  for (const auto& name : moves) {
+    const std::string real = "/" + name, inside = root_path + "/" + name;
+    Fd at(::openat(root, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (at.ok() && ::mount(real.c_str(), at.proc_path().c_str(), nullptr, MS_MOVE, nullptr) == 0)
+      continue;
+    if (!bind(real, inside, why)) return fail(why);
+  }
   bool pivoted = false;
   std::string refused;
-  if (auto failed = enter_root(root_path, pivoted, refused); !failed.empty()) return fail(failed);
+  if (auto failed = enter_root(root, pivoted, refused); !failed.empty()) return fail(failed);
   if (::chdir(cwd.empty() ? "/" : cwd.c_str()) != 0 && ::chdir("/") != 0) return fail(err("chdir"));
   scratch.detach_copy();
   if (!pivoted)
@@ -248,6 +213,81 @@ void new_root(int tree, const MaskSpec& spec, Scratch& scratch, const std::set<s
 }
 
 }  // namespace
+
+MaskScratch::MaskScratch(int tree, std::string tree_path, std::string over)
+    : tree_(tree), tree_path_(std::move(tree_path)), over_(std::move(over)) {}
+
+bool MaskScratch::ready(std::string& why) {
+  if (fd_.ok()) return true;
+  if (!over_.empty()) {
+    // Stacked on the run's own folder: nothing is made in the tree for it.
+    if (::mount("tmpfs", over_.c_str(), "tmpfs", MS_NOSUID, "mode=0755") != 0) {
+      why = err("mount tmpfs (scratch)");
+      return false;
+    }
+    fd_ = Fd(::open(over_.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd_.ok()) why = err("open (scratch)");
+    mounted_ = fd_.ok();
+    return mounted_;
+  }
+  Fd at = open_in_tree(tree_, "/.hwsim/scratch", Walk::make_dirs, why);
+  if (!at.ok()) return false;
+  if (::mount("tmpfs", at.proc_path().c_str(), "tmpfs", MS_NOSUID, "mode=0755") != 0) {
+    why = err("mount tmpfs (scratch)");
+    return false;
+  }
+  // The descriptor of the folder below the mount is not the tmpfs: open it again.
+  fd_ = open_in_tree(tree_, "/.hwsim/scratch", Walk::open, why);
+  mounted_ = fd_.ok();
+  return mounted_;
+}
+
+Fd MaskScratch::folder(const std::string& name, std::string& path, std::string& why) {
+  if (::mkdirat(fd_.get(), name.c_str(), 0755) != 0) {
+    why = err("mkdir (scratch) " + name);
+    return Fd();
+  }
+  Fd f(::openat(fd_.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!f.ok()) why = err("open (scratch) " + name);
+  path = f.proc_path();
+  return f;
+}
+
+Fd MaskScratch::again(const std::string& name, std::string& path) {
+  Fd f(::openat(fd_.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  path = f.proc_path();
+  return f;
+}
+
+bool MaskScratch::prepare_root(std::string& why) {
+  if (root_.ok()) return true;
+  if (!root_failed_.empty()) {  // tried before: the same answer
+    why = root_failed_;
+    return false;
+  }
+  std::string path;
+  Fd folder_fd;
+  if (!ready(why) || !(folder_fd = folder("root", path, why)).ok()) {
+    root_failed_ = why;
+    return false;
+  }
+  // A file system of its own, so that mountinfo gives the root as "/" of it.
+  if (::mount("tmpfs", path.c_str(), "tmpfs", 0, "mode=0755") != 0) {
+    why = root_failed_ = err("mount tmpfs (the new root)");
+    return false;
+  }
+  root_ = again("root", root_path_);
+  if (!root_.ok()) {
+    why = root_failed_ = err("open (the new root)");
+    return false;
+  }
+  return true;
+}
+
+void MaskScratch::detach_copy() const {
+  if (mounted_)
+    ::umount2((over_.empty() ? tree_path_ + "/.hwsim/scratch" : over_).c_str(), MNT_DETACH);
+}
 
 void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
                     std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
@@ -289,9 +329,8 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
                       "device 1:3 that reaches no driver), not the driver's numbers");
 }
 
-void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
-                 const std::string& cwd, std::vector<std::string>& uncovered,
-                 std::vector<std::string>& covered) {
+void apply_masks(int tree, MaskScratch& scratch, const MaskSpec& spec, const std::string& cwd,
+                 std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
   std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_dir;
   std::set<std::string> root_hide, root_show;
   struct stat shell {};
@@ -328,7 +367,6 @@ void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
       uncovered.push_back(path + ": its folder " + dir + " does not exist on this machine");
     }
   }
-  Scratch scratch(tree, tree_path);
   int index = 0;
   for (const auto& [dir, names] : by_dir)
     overlay_folder(tree, spec, scratch, index++, dir, names.first, names.second, uncovered,

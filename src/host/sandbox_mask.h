@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "src/host/tree_fd.h"
+
 namespace hwaccel {
 
 struct DevNode {
@@ -37,6 +39,45 @@ struct MaskSpec {
   // (this machine's mounts a host does not have, src/host/mount_table.h).
   bool new_root = false;
   std::vector<std::string> foreign;
+  // Top-level mount points this namespace made itself ("/proc", "/dev", "/sys" with
+  // what was laid over them): moved into the new root whole (MS_MOVE), not copied
+  // into it with a recursive bind and then torn down with the old root. Where the
+  // kernel refuses the move, they are bound as any other entry.
+  std::vector<std::string> move_in;
+};
+
+// The scratch tmpfs: the mask overlays' layers and the new root live there, and die
+// with the namespace. Mounted on `over` (the run's own private folder, already a
+// tmpfs of the namespace's: nothing is made in the tree for it) where there is one,
+// else in the tree's /.hwsim/scratch.
+class MaskScratch {
+ public:
+  MaskScratch(int tree, std::string tree_path, std::string over = "");
+  // Mounted on first use; false and `why` when it cannot be.
+  bool ready(std::string& why);
+  // A new folder in the scratch tmpfs, open (O_PATH), and its path for mount(2).
+  Fd folder(const std::string& name, std::string& path, std::string& why);
+  // `name` again after a mount on it: the mount's root (a descriptor of the folder,
+  // or its /proc/self/fd name, would stay below the mount).
+  Fd again(const std::string& name, std::string& path);
+  // The new root: a tmpfs of its own in the scratch ("/" of it in mountinfo). Made
+  // before any other mount the command sees: /proc/self/mountinfo lists a
+  // namespace's mounts in the order they were made (a moved mount keeps its place),
+  // so the root is its first line. False and `why` when it cannot be made.
+  bool prepare_root(std::string& why);
+  int root() const { return root_.get(); }
+  const std::string& root_path() const { return root_path_; }
+  // After chroot: the scratch reappears inside the new root where its folder is
+  // bound in (the tree cache outside /dev/shm: in /tmp or a home folder); gone.
+  void detach_copy() const;
+
+ private:
+  int tree_;
+  std::string tree_path_, over_;
+  Fd fd_;
+  bool mounted_ = false;
+  Fd root_;
+  std::string root_path_, root_failed_;
 };
 
 // Before /dev is bound: each node's placeholder in the tree becomes this machine's
@@ -45,9 +86,9 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
                     std::vector<std::string>& uncovered, std::vector<std::string>& covered);
 
 // After every other mount: hides and shows the paths, entering a new root when
-// an entry directly in "/" is concerned. `cwd` is re-entered in the new root.
-void apply_masks(int tree, const std::string& tree_path, const MaskSpec& spec,
-                 const std::string& cwd, std::vector<std::string>& uncovered,
-                 std::vector<std::string>& covered);
+// an entry directly in "/" is concerned (in `scratch`: the one prepared there, if
+// any). `cwd` is re-entered in the new root.
+void apply_masks(int tree, MaskScratch& scratch, const MaskSpec& spec, const std::string& cwd,
+                 std::vector<std::string>& uncovered, std::vector<std::string>& covered);
 
 }  // namespace hwaccel

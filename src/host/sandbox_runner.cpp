@@ -183,22 +183,11 @@ struct Command {
   }
   if (why.empty() && ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     why = std::string("making / private: ") + std::strerror(errno);
-  // PID 1 and every /proc/PID are the namespace's processes; /proc/self/cgroup,
-  // mountinfo and mounts follow the namespaces (a host's, not this machine's).
-  if (why.empty() && got.pid) {
-    if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0)
-      covered.push_back("/proc (a procfs of the namespace's own processes)");
-    else
-      uncovered.push_back(
-          std::string("/proc/PID, /proc/1: this machine's processes (mount proc: ") +
-          std::strerror(errno) + ")");
-  } else if (why.empty()) {
-    uncovered.push_back(
-        "/proc/PID, /proc/1, /proc/self/cgroup: this machine's (no PID or cgroup "
-        "namespace here)");
-  }
+  bool overlaid = false;
   if (why.empty() && !spec.overlay_scratch.empty()) {
+    overlaid = true;
     if (auto failed = overlay_cached_tree(spec); !failed.empty()) {
+      overlaid = false;
       say("the cached tree cannot be laid under an overlay here (" + failed +
           "): written anew, in memory");
       if (!spec.fresh_plan) {
@@ -230,16 +219,44 @@ struct Command {
   Fd tree(why.empty() ? ::open(spec.tree.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                       : -1);
   if (why.empty() && !tree.ok()) why = spec.tree + ": " + std::strerror(errno);
+  // The command's new root first of the mounts it sees (sandbox_mask.h: mountinfo's
+  // order); where it cannot be made, apply_masks tries again and says why.
+  // Its scratch is stacked on the run's own folder where the cached tree's overlay
+  // took it (that folder is a tmpfs of this namespace then): no folder is made in the
+  // tree's upper layer for it.
+  MaskScratch scratch(tree.get(), spec.tree, overlaid ? spec.overlay_scratch : "");
+  std::string root_why;
+  if (why.empty()) scratch.prepare_root(root_why);
+  // PID 1 and every /proc/PID are the namespace's processes; /proc/self/cgroup,
+  // mountinfo and mounts follow the namespaces (a host's, not this machine's).
+  bool own_proc = false;
+  if (why.empty() && got.pid) {
+    own_proc = ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0;
+    if (own_proc)
+      covered.push_back("/proc (a procfs of the namespace's own processes)");
+    else
+      uncovered.push_back(
+          std::string("/proc/PID, /proc/1: this machine's processes (mount proc: ") +
+          std::strerror(errno) + ")");
+  } else if (why.empty()) {
+    uncovered.push_back(
+        "/proc/PID, /proc/1, /proc/self/cgroup: this machine's (no PID or cgroup "
+        "namespace here)");
+  }
   if (why.empty()) {
     // First: /dev/shm is bound in (recursively) below, and the tree may live there
     // (the tree cache): the tree's own binds must already be in place to be seen.
     sandbox::cover_tree_binds(spec, tree.get(), uncovered, covered);
+    MaskSpec masks = spec.masks;
+    if (own_proc) masks.move_in.push_back("/proc");
     std::string bind_why;
-    if (sandbox::bind_from_tree(tree.get(), "/sys", "/sys", Walk::open, bind_why))
+    if (sandbox::bind_from_tree(tree.get(), "/sys", "/sys", Walk::open, bind_why)) {
       covered.push_back("/sys");
-    else
+      masks.move_in.push_back("/sys");
+    } else {
       uncovered.push_back("/sys: " + bind_why);
-    sandbox::cover_dev(spec, tree.get(), uncovered, covered);
+    }
+    if (sandbox::cover_dev(spec, tree.get(), uncovered, covered)) masks.move_in.push_back("/dev");
     sandbox::cover_proc(spec, tree.get(), uncovered, covered);
     sandbox::cover_tools(spec, tree.get(), uncovered, covered);
     // Never this machine's name: the host's, else a placeholder.
@@ -254,12 +271,11 @@ struct Command {
         uncovered.push_back("hostname: sethostname: " + std::string(std::strerror(errno)) +
                             ": this machine's shows");
     }
-    MaskSpec masks = spec.masks;
     for (const auto& [name, paths] : spec.hidden_tools)
       masks.hide.insert(masks.hide.end(), paths.begin(), paths.end());
     masks.new_root = true;
     masks.foreign = foreign_mounts(before, sandbox::is_dir);
-    apply_masks(tree.get(), spec.tree, masks, cwd, uncovered, covered);
+    apply_masks(tree.get(), scratch, masks, cwd, uncovered, covered);
     sandbox::hide_stand_in_shims(spec, tree.get());
   } else {
     say("no private mount namespace (" + why + "); the command sees this machine's files at:");
