@@ -214,18 +214,29 @@ void new_root(int tree, const MaskSpec& spec, MaskScratch& scratch,
 
 }  // namespace
 
+// The masks' scratch in the run's own tmpfs (beside the overlays' "u", "w", "mN").
+constexpr const char* kRunScratchFolder = "s";
+
 MaskScratch::MaskScratch(int tree, std::string tree_path, std::string over)
     : tree_(tree), tree_path_(std::move(tree_path)), over_(std::move(over)) {}
 
 bool MaskScratch::ready(std::string& why) {
   if (fd_.ok()) return true;
   if (!over_.empty()) {
-    // Stacked on the run's own folder: nothing is made in the tree for it.
-    if (::mount("tmpfs", over_.c_str(), "tmpfs", MS_NOSUID, "mode=0755") != 0) {
+    // In a folder of the run's own tmpfs: nothing is made in the tree for it, and
+    // what that tmpfs already holds (the cached layers' overlays, bound into the
+    // tree later) stays reachable.
+    Fd over(::open(over_.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!over.ok() || ::mkdirat(over.get(), kRunScratchFolder, 0755) != 0) {
+      why = err("mkdir (scratch)");
+      return false;
+    }
+    const std::string at = over_ + "/" + kRunScratchFolder;
+    if (::mount("tmpfs", at.c_str(), "tmpfs", MS_NOSUID, "mode=0755") != 0) {
       why = err("mount tmpfs (scratch)");
       return false;
     }
-    fd_ = Fd(::open(over_.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    fd_ = Fd(::open(at.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!fd_.ok()) why = err("open (scratch)");
     mounted_ = fd_.ok();
     return mounted_;
@@ -286,7 +297,9 @@ bool MaskScratch::prepare_root(std::string& why) {
 
 void MaskScratch::detach_copy() const {
   if (mounted_)
-    ::umount2((over_.empty() ? tree_path_ + "/.hwsim/scratch" : over_).c_str(), MNT_DETACH);
+    ::umount2(
+        (over_.empty() ? tree_path_ + "/.hwsim/scratch" : over_ + "/" + kRunScratchFolder).c_str(),
+        MNT_DETACH);
 }
 
 void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
