@@ -1,11 +1,13 @@
 #include "cli/common/hwsim_run_cache.h"
 
 #include <iostream>
+#include <memory>
 
 #include "sim/emulate/emulator_plan.h"
 #include "sim/materialize.h"
 #include "src/host/sha256.h"
 #include "src/host/tree_cache_budget.h"
+#include "src/vocabulary/sanitizer.h"
 
 namespace hwaccel::cli {
 
@@ -74,7 +76,11 @@ RunTree cached_run_tree(const TreeCacheDir& cache, const std::string& key,
     return out;
   }
   if (verbose) std::cerr << "hwsim run: note: the tree is written to the cache: " << root << "\n";
-  return {root, std::move(plan.warnings), std::move(plan.notes), false, in_use};
+  RunTree written{root, std::move(plan.warnings), std::move(plan.notes), false, in_use};
+  // The plan and the filled snapshot it lends bytes from are not needed again: the
+  // command's exit frees them (src/vocabulary/sanitizer.h).
+  free_at_exit(std::make_unique<TreePlan>(std::move(plan)));
+  return written;
 }
 
 }  // namespace hwaccel::cli
