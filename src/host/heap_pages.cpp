@@ -10,7 +10,8 @@
 namespace hwaccel {
 
 bool prefer_huge_heap_pages(std::size_t bytes) {
-  // The kernel's PMD size on x86-64 and arm64 with 4 KiB pages (a THP).
+  // A transparent huge page: the PMD size on x86-64 and arm64 with 4 KiB pages
+  // (the kernel's Documentation/admin-guide/mm/transhuge.rst; hpage_pmd_size there).
   constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
   if (bytes == 0 || bytes > kHugeHeapMmapMax) return false;
   // glibc's mallopt: M_TOP_PAD grows the heap by this much beyond each request;
