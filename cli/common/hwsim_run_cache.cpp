@@ -69,7 +69,7 @@ RunTree cached_run_tree(const TreeCacheDir& cache, const std::string& key,
   const Snapshot* parsed = snapshot();
   if (!parsed) return out;  // the caller says it
   // The plan and the filled snapshot (12 MB for a DGX, kept to the exit) in huge
-  // pages where the kernel allows: 3,000 fewer page faults (src/host/heap_pages.h).
+  // pages where the kernel allows: 4,000 fewer page faults (src/host/heap_pages.h).
   prefer_huge_heap_pages(kPlanHeapBytes);
   TreePlan plan = sim::plan_materialize(*parsed, root, hide, sleep_program, helpers);
   if (!plan.error.empty()) return out;  // the caller says it
