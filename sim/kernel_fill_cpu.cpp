@@ -156,8 +156,7 @@ CpuModel cpu_model(const Filler& f) {
   return m;
 }
 
-void fill_cpu_topology(Filler& f) {
-  CpuModel m = cpu_model(f);
+void fill_cpu_topology(Filler& f, const CpuModel& m) {
   const RememberFolders folders(f);  // only file() and link() below
   const int n = static_cast<int>(m.cpus.size());
   if (n == 0) return;

@@ -32,6 +32,8 @@ struct Filler {
 
  private:
   bool blocked_above(std::string_view path) const;
+  // recorded() but for an entry at `path` itself.
+  bool recorded_above(const std::string& path) const;
   struct FolderMemo {
     bool valid = false;
     std::string dir;                   // the folder looked in last
@@ -80,7 +82,8 @@ std::string cpu_list(const std::vector<int>& cpus);
 std::string cpu_mask(const std::vector<int>& cpus, int nr_cpus);
 
 void fill_proc_identity(Filler& f);
-void fill_cpu_topology(Filler& f);
+// `m`: cpu_model(f) (made before this fill, as fill_pci reads it too).
+void fill_cpu_topology(Filler& f, const CpuModel& m);
 void fill_pci(Filler& f, const CpuModel& m);
 // The PCIe paths the snapshot states between `bdfs` (its recorded nvidia-smi
 // topo -m); `in_topology[i]`: bdfs[i] is a row of it.

@@ -1,12 +1,14 @@
 #include "cli/common/hwsim_run_cache.h"
 
 #include <iostream>
+#include <memory>
 
 #include "sim/emulate/emulator_plan.h"
 #include "sim/materialize.h"
 #include "src/host/sha256.h"
 #include "src/host/tree_cache_budget.h"
 #include "src/host/tree_layers.h"
+#include "src/vocabulary/sanitizer.h"
 
 namespace hwaccel::cli {
 
@@ -154,6 +156,9 @@ RunTree cached_run_tree(const TreeCacheDir& cache, const std::string& key,
   layered.warnings = std::move(plan.own.warnings);
   layered.notes = std::move(plan.own.notes);
   layered.in_use = in_use;
+  // The plan and the filled snapshot it lends bytes from are not needed again: the
+  // command's exit frees them (src/vocabulary/sanitizer.h).
+  free_at_exit(std::make_unique<LayeredTree>(std::move(plan)));
   return layered;
 }
 

@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -27,6 +28,7 @@
 #include "src/host/snapshot_host.h"
 #include "src/host/tree_writer.h"
 #include "src/snapshot/limits.h"
+#include "src/vocabulary/sanitizer.h"
 
 namespace hwaccel::cli {
 
@@ -388,7 +390,8 @@ int RunCommand::run() const {
   const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
   TreeCacheDir cache;
   if (cacheable && !program_build_id().empty()) cache = open_run_tree_cache();
-  RunInputs in;
+  auto inputs = std::make_unique<RunInputs>();
+  RunInputs& in = *inputs;
   if (!load_run_inputs(args->host_path, cacheable, cache, args->verbose, in)) return kExitBadInput;
   const sim::RunPlan& run_plan = in.plan;
   std::string sleep;
@@ -522,6 +525,9 @@ int RunCommand::run() const {
     std::cerr << "hwsim run: the materialized host is kept at " << root << "\n";
   else if (auto why = remove_tree(root); !why.empty())
     std::cerr << "warning: " << why << "\n";
+  // The parsed snapshot and a plan written here: the exit frees them (sanitizer.h).
+  free_at_exit(std::move(inputs));
+  free_at_exit(std::make_unique<TreePlan>(std::move(plan)));
   if (!result.error.empty()) {
     std::cerr << "error: " << result.error << "\n";
     return kExitInternal;

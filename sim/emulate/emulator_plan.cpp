@@ -49,7 +49,7 @@ std::set<std::string> unrecorded_emulated_tools(const Snapshot& snapshot) {
     if (!recorded.count(name) && !tool_backend(name).empty())
       backends.emplace_back(tool_backend(name));
   if (backends.empty()) return tools;
-  SnapshotHost host(snapshot);
+  SnapshotHost host(snapshot, SnapshotHost::Lent{});  // no copy: it outlives the detection
   DetectOptions options;
   options.only = backends;
   const Detection detection = detect(host, options);

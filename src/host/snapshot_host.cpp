@@ -15,7 +15,9 @@ constexpr int kMaxLinkHops = 40;
 
 }  // namespace
 
-SnapshotHost::SnapshotHost(Snapshot snapshot) : snapshot_(std::move(snapshot)) {}
+SnapshotHost::SnapshotHost(Snapshot snapshot) : owned_(std::move(snapshot)), snapshot_(owned_) {}
+
+SnapshotHost::SnapshotHost(const Snapshot& snapshot, Lent) : snapshot_(snapshot) {}
 
 bool SnapshotHost::has_children(const std::string& dir) const {
   std::string prefix = dir == "/" ? "/" : dir + "/";

@@ -16,6 +16,10 @@ namespace hwaccel {
 class SnapshotHost : public Host {
  public:
   explicit SnapshotHost(Snapshot snapshot);
+  // Answers from `snapshot` itself, not a copy: it must outlive this host (a
+  // detection run over a filled snapshot of 16,000 files, sim/emulate/emulator_plan).
+  struct Lent {};
+  SnapshotHost(const Snapshot& snapshot, Lent);
 
   Result<std::string> read(std::string_view path) override;
   // Lent from the snapshot: valid while this host lives.
@@ -51,7 +55,8 @@ class SnapshotHost : public Host {
   Result<Found> resolve(std::string_view path, bool follow_last) const;
   bool has_children(const std::string& dir) const;
 
-  Snapshot snapshot_;
+  Snapshot owned_;            // empty when lent
+  const Snapshot& snapshot_;  // owned_, or the lent one
   mutable std::mutex mutex_;
   std::vector<std::vector<std::string>> misses_;
 };

@@ -73,6 +73,7 @@ bool cut(TreePlan& plan, std::string_view at, std::string_view salt, std::size_t
   // parent (0755, less the umask): the same here.
   if (!placeholder) own.push_back({PlannedEntry::Kind::dir, std::string(at), "", "", 0755});
   plan.entries = std::move(own);
+  layer.plan.keep = plan.keep;  // the bytes its entries lend (tree_writer.h, PlannedBytes)
   layer.key = layer_key(at, salt, layer.plan.entries);
   return true;
 }

@@ -42,7 +42,7 @@ mode_t current_umask() {
 // Created with its final mode (a 0000 file is still written through the
 // descriptor that created it); chmod-ed after only where the umask took bits from
 // it. Three system calls for a file the umask leaves alone, the most of a tree.
-std::string write_file(int dir, const char* name, const Where& real, const std::string& bytes,
+std::string write_file(int dir, const char* name, const Where& real, std::string_view bytes,
                        unsigned mode, mode_t umask_bits) {
   int fd = ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 07777);
   if (fd < 0) return fail("cannot create", real(), errno);

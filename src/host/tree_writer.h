@@ -3,19 +3,75 @@
 // (what to write) is made in sim/materialize; this is only the disk side.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <memory>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/vocabulary/result.h"
 
 namespace hwaccel {
 
+// A planned file's bytes: its own, or lent from storage its plan keeps alive
+// (TreePlan::keep: a DGX's 14,000 files are not copied out of the snapshot they
+// were planned from). Reads as a string_view; a change makes the bytes its own.
+class PlannedBytes {
+ public:
+  PlannedBytes() = default;
+  PlannedBytes(std::string own) : own_(std::move(own)) {}  // NOLINT: implicit, as a string
+  PlannedBytes(const char* own) : own_(own) {}             // NOLINT
+  // Bytes owned elsewhere, which must outlive every copy of this (the plan's `keep`).
+  static PlannedBytes lent(std::string_view bytes) {
+    PlannedBytes b;
+    b.lent_ = bytes.data();
+    b.size_ = bytes.size();
+    return b;
+  }
+
+  std::string_view view() const { return lent_ ? std::string_view(lent_, size_) : own_; }
+  operator std::string_view() const { return view(); }          // NOLINT
+  operator std::string() const { return std::string(view()); }  // NOLINT
+  const char* data() const { return view().data(); }
+  std::size_t size() const { return view().size(); }
+  bool empty() const { return size() == 0; }
+  std::size_t find(std::string_view s, std::size_t at = 0) const { return view().find(s, at); }
+  std::size_t find(char c, std::size_t at = 0) const { return view().find(c, at); }
+  std::size_t rfind(std::string_view s, std::size_t at = std::string_view::npos) const {
+    return view().rfind(s, at);
+  }
+  PlannedBytes& operator+=(std::string_view more) {
+    if (lent_) {
+      own_.assign(lent_, size_);
+      lent_ = nullptr;
+      size_ = 0;
+    }
+    own_ += more;
+    return *this;
+  }
+  friend bool operator==(const PlannedBytes& a, const PlannedBytes& b) {
+    return a.view() == b.view();
+  }
+  friend bool operator==(const PlannedBytes& a, std::string_view b) { return a.view() == b; }
+  friend bool operator==(const PlannedBytes& a, const std::string& b) { return a.view() == b; }
+  friend bool operator==(const PlannedBytes& a, const char* b) { return a.view() == b; }
+  friend std::ostream& operator<<(std::ostream& out, const PlannedBytes& b) {
+    return out << b.view();
+  }
+
+ private:
+  std::string own_;
+  const char* lent_ = nullptr;  // non-null: the bytes are [lent_, lent_ + size_)
+  std::size_t size_ = 0;
+};
+
 struct PlannedEntry {
   enum class Kind { dir, file, link };
   Kind kind = Kind::file;
   std::string path;    // absolute inside the root ("/sys/class/drm")
-  std::string bytes;   // file
+  PlannedBytes bytes;  // file
   std::string target;  // link
   unsigned mode = 0644;
 };
@@ -25,6 +81,8 @@ struct TreePlan {
   std::vector<std::string> notes;     // what the tree cannot show (for the user)
   std::vector<std::string> warnings;  // what was left out for safety (always shown)
   std::string error;                  // non-empty: nothing may be written (the why)
+  // What the entries' lent bytes point into (the filled snapshot), freed with the plan.
+  std::vector<std::shared_ptr<const void>> keep = {};
 };
 
 // Writes `plan` under `root`, which must be missing or an empty folder of ours

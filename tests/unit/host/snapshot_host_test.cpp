@@ -153,6 +153,26 @@ TEST(SnapshotHost, EnvFactsAndClockComeFromTheSnapshot) {
   EXPECT_EQ(h.now(), "2026-11-29T15:00:00Z");
 }
 
+// A host over a lent snapshot answers as one over its own copy.
+TEST(SnapshotHost, ALentSnapshotAnswersAsACopy) {
+  Snapshot s;
+  ASSERT_FALSE(parse_snapshot(kTree, "test.yaml", s));
+  SnapshotHost own(s);
+  SnapshotHost lent(s, SnapshotHost::Lent{});
+  EXPECT_EQ(&lent.snapshot(), &s);
+  for (const char* path : {"/proc/meminfo", "/sys/bus/pci/devices/0000:01:00.0/vendor",
+                           "/sys/class/misc/intel_npu", "/dev/accel/accel0", "/loop/a/x"}) {
+    auto a = own.read(path), b = lent.read(path);
+    EXPECT_EQ(a.ok(), b.ok()) << path;
+    if (a.ok() && b.ok()) {
+      EXPECT_EQ(*a, *b) << path;
+    }
+  }
+  EXPECT_EQ(*own.list("/sys/class/drm"), *lent.list("/sys/class/drm"));
+  EXPECT_EQ(own.run({"nvidia-smi", "-L"}).out, lent.run({"nvidia-smi", "-L"}).out);
+  EXPECT_EQ(own.env("CUDA_VISIBLE_DEVICES"), lent.env("CUDA_VISIBLE_DEVICES"));
+}
+
 TEST(SnapshotHost, LoadSnapshotFileNamesAMissingFile) {
   auto loaded = load_snapshot_file("/nonexistent/dir/host.yaml");
   ASSERT_TRUE(loaded.error);

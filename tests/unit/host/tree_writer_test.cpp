@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 
 namespace hwaccel {
 namespace {
@@ -155,6 +156,23 @@ TEST_F(TreeWriter, EntriesInAnyOrderLandInTheirFolders) {
   for (const auto* p : {"/a/b/c/1", "/a/x/2", "/a/b/c/3", "/4", "/a/b/5"})
     EXPECT_EQ(fs::file_size(root + p), 1u) << p;
   EXPECT_EQ(fs::read_symlink(root + "/a/b/c/l"), "../5");
+}
+
+// A file's bytes lent from storage the plan keeps are written as its own; a
+// change to them makes a copy and leaves the lender alone.
+TEST_F(TreeWriter, LentBytesAreWrittenAndAChangeCopiesThem) {
+  auto store = std::make_shared<const std::string>("lent bytes\n");
+  TreePlan p = plan({{Kind::file, "/f", PlannedBytes::lent(*store), "", 0644},
+                     {Kind::file, "/g", PlannedBytes::lent(*store), "", 0644}});
+  p.keep.push_back(store);
+  p.entries[1].bytes += "and more\n";
+  EXPECT_EQ(p.entries[0].bytes, "lent bytes\n");
+  EXPECT_EQ(p.entries[1].bytes, "lent bytes\nand more\n");
+  EXPECT_EQ(*store, "lent bytes\n");
+  const std::string root = base_ + "/lent";
+  ASSERT_EQ(write_tree(p, root), "");
+  EXPECT_EQ(fs::file_size(root + "/f"), 11u);
+  EXPECT_EQ(fs::file_size(root + "/g"), 20u);
 }
 
 TEST_F(TreeWriter, APlanWithAnErrorWritesNothing) {

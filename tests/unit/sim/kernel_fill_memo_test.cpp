@@ -49,5 +49,23 @@ TEST(FillerMemo, AFileAtTheRememberedFolderCounts) {
   EXPECT_TRUE(f.recorded("/sys/other2/x"));
 }
 
+// file() never replaces what the snapshot records, and adds the rest once.
+TEST(FillerMemo, FileKeepsRecordedPathsAndAddsNewOnes) {
+  Snapshot s = memo_snapshot();
+  FilledPaths filled;
+  Filler f(s, filled);
+  RememberFolders on(f);
+  f.file("/sys/a/b/f", "2\n", "test");   // recorded
+  f.file("/sys/a/b/g", "3\n", "test");   // new, in a recorded folder
+  f.file("/sys/file", "y", "test");      // recorded
+  f.file("/sys/zz/new", "4\n", "test");  // new, after every recorded path
+  f.file("/sys/a/b/g", "5\n", "test");   // filled already
+  EXPECT_EQ(s.files.at("/sys/a/b/f").bytes, "1\n");
+  EXPECT_EQ(s.files.at("/sys/a/b/g").bytes, "3\n");
+  EXPECT_EQ(s.files.at("/sys/file").bytes, "x");
+  EXPECT_EQ(s.files.at("/sys/zz/new").bytes, "4\n");
+  EXPECT_EQ(filled, (FilledPaths{{"/sys/a/b/g", "test"}, {"/sys/zz/new", "test"}}));
+}
+
 }  // namespace
 }  // namespace hwaccel::sim

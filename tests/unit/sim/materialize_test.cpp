@@ -7,8 +7,11 @@
 #include <sys/stat.h>
 #include <set>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <optional>
+#include <vector>
 
 #include "sim/mount_plan.h"
 #include "src/host/live_host.h"
@@ -178,6 +181,50 @@ TEST(Materialize, MissingToolsGetAShimOnlyWhenAskedTo) {
   EXPECT_NE(shim->bytes.find("printf '%s: not found\\n' 'hl-smi' >&2\n  exit 127"),
             std::string::npos)
       << shim->bytes;
+}
+
+// The plan lends its files' bytes from the filled snapshot it keeps (TreePlan::keep):
+// they outlive the snapshot it was made from, and every copy of the plan.
+TEST(Materialize, ThePlanKeepsTheBytesItLends) {
+  std::optional<TreePlan> copy;
+  {
+    TreePlan plan = plan_materialize(sample(), "/tmp/x");
+    EXPECT_FALSE(plan.keep.empty());
+    copy = plan;
+  }
+  ASSERT_TRUE(find(*copy, "/proc/meminfo"));
+  EXPECT_EQ(find(*copy, "/proc/meminfo")->bytes, "MemTotal:       125508468 kB\n");
+  ASSERT_TRUE(find(*copy, "/.hwsim/tools/0.out"));
+  EXPECT_FALSE(find(*copy, "/.hwsim/tools/0.out")->bytes.empty());
+  ASSERT_TRUE(find(*copy, "/sys/devices/system/cpu/online"));  // filled
+  EXPECT_EQ(find(*copy, "/sys/devices/system/cpu/online")->bytes, "0-19\n");
+}
+
+// `special` lists each path once, in path order; a note made after the fill (a
+// tool's shim at a filled path) says what is there, the fill's note gives way.
+TEST(Materialize, SpecialListsEachPathOnceInOrder) {
+  Snapshot s = sample();
+  ToolRun online;
+  online.out = "0-19\n";
+  s.tools[{"/sys/devices/system/cpu/online"}] = tool({"/sys/devices/system/cpu/online"}, online);
+  TreePlan plan = plan_materialize(s, "/tmp/x");
+  ASSERT_TRUE(find(plan, "/.hwsim/special"));
+  const std::string text = find(plan, "/.hwsim/special")->bytes;
+  std::vector<std::string> paths;
+  for (std::size_t at = 0; at < text.size();) {
+    auto nl = text.find('\n', at);
+    paths.push_back(text.substr(at, text.find('\t', at) - at));
+    at = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  EXPECT_TRUE(std::is_sorted(paths.begin(), paths.end()));
+  EXPECT_EQ(std::adjacent_find(paths.begin(), paths.end()), paths.end());
+  EXPECT_NE(text.find("/sys/devices/system/cpu/online\ttool shim (run by absolute path)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/sys/devices/system/cpu/present\tfilled: derived from facts.cpus"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/sys/secret\terror EACCES"), std::string::npos);
 }
 
 }  // namespace
