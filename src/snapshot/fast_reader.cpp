@@ -140,8 +140,10 @@ class Reader {
   void read_host(SnapshotInfo& info, const std::vector<std::pair<std::string, Value>>& entries);
   void read_facts(Facts& f, const std::vector<std::pair<std::string, Value>>& entries);
   std::vector<std::pair<std::string, Value>> block_map(int indent, const Value& head);
-  void read_files(std::map<std::string, FileEntry>& files,
-                  std::vector<std::pair<std::string, Value>> entries);
+  // The same, each entry handed to `take(key, value)` as it is read (no vector of them).
+  template <typename Take>
+  void each_in_block_map(int indent, const Value& head, Take take);
+  void read_file(std::map<std::string, FileEntry>& files, std::string& raw, Value& v);
   void read_tools(const Value& head, std::map<std::vector<std::string>, ToolEntry>& tools);
   ToolEntry read_tool(std::vector<std::pair<std::string, Value>>& fields);
 };
@@ -556,23 +558,31 @@ std::size_t nodes_of(const Value& v) {
 
 // The entries of a block map whose keys sit at `indent`, after "name:" whose
 // value was `head` (null: a block follows; {}: empty).
-std::vector<std::pair<std::string, Value>> Reader::block_map(int indent, const Value& head) {
-  std::vector<std::pair<std::string, Value>> entries;
-  if (head.kind == Value::Kind::empty_map) return entries;
+template <typename Take>
+void Reader::each_in_block_map(int indent, const Value& head, Take take) {
+  if (head.kind == Value::Kind::empty_map) return;
   if (head.kind != Value::Kind::null) give_up();
   for (;;) {
     std::size_t line = p_;
     int at = next_content_line();
     if (at < indent) {
       p_ = line;  // the parent's next key (or the end)
-      return entries;
+      return;
     }
     if (at != indent) give_up();
     std::string k = key();
     Value v = value(indent, true);
     count(1 + nodes_of(v));
-    entries.emplace_back(std::move(k), std::move(v));
+    take(k, v);
   }
+}
+
+std::vector<std::pair<std::string, Value>> Reader::block_map(int indent, const Value& head) {
+  std::vector<std::pair<std::string, Value>> entries;
+  each_in_block_map(indent, head, [&entries](std::string& k, Value& v) {
+    entries.emplace_back(std::move(k), std::move(v));
+  });
+  return entries;
 }
 
 const std::string& scalar_of(const Value& v) {
@@ -690,25 +700,21 @@ FileEntry file_entry(Value& v) {
   give_up();
 }
 
-void Reader::read_files(std::map<std::string, FileEntry>& files,
-                        std::vector<std::pair<std::string, Value>> entries) {
-  for (auto& [raw, v] : entries) {
-    std::string path;
-    // The writer's paths are normal already: kept as they are, not rebuilt.
-    if (is_normal_absolute(raw)) {
-      path = std::move(raw);
-    } else {
-      if (raw.empty() || raw.front() != '/' || raw.find('\0') != std::string::npos ||
-          has_dotdot(raw))
-        give_up();
-      auto normal = normalize_absolute(raw);
-      if (!normal) give_up();
-      path = std::move(*normal);
-    }
-    auto [it, added] = files.emplace(std::move(path), file_entry(v));
-    if (!added) give_up();
-    if (v.in_place) in_place_.entry = &it->second;
+void Reader::read_file(std::map<std::string, FileEntry>& files, std::string& raw, Value& v) {
+  std::string path;
+  // The writer's paths are normal already: kept as they are, not rebuilt.
+  if (is_normal_absolute(raw)) {
+    path = std::move(raw);
+  } else {
+    if (raw.empty() || raw.front() != '/' || raw.find('\0') != std::string::npos || has_dotdot(raw))
+      give_up();
+    auto normal = normalize_absolute(raw);
+    if (!normal) give_up();
+    path = std::move(*normal);
   }
+  auto [it, added] = files.emplace(std::move(path), file_entry(v));
+  if (!added) give_up();
+  if (v.in_place) in_place_.entry = &it->second;
 }
 
 void outcome_of(const std::string& text, ToolRun& run) {
@@ -842,8 +848,11 @@ void Reader::document(Snapshot& out) {
           if (!out.env.emplace(name, scalar_of(v)).second) give_up();
         break;
       case 4:
+        // Each entry into the map as it is read: no vector of 400 entries
+        // and their regrowth (heap pages that cost as much as the work).
         in_place_.files = true;
-        read_files(out.files, block_map(2, head));
+        each_in_block_map(2, head,
+                          [&](std::string& path, Value& v) { read_file(out.files, path, v); });
         in_place_.files = false;
         break;
       case 5:
