@@ -161,6 +161,20 @@ TEST(FastReader, PlainTextCheckSeesEveryByteOfAWord) {
       EXPECT_EQ(fast_reader_stop(text, ignored), 0u) << int(bad) << " at " << i;
     }
   }
+  // Every place of texts of every length modulo 16: the sixteen-byte blocks
+  // (SSE2), the eight-byte word after them and the last bytes one by one.
+  for (std::size_t pad = 0; pad < 16; ++pad) {
+    const std::string padded = kHead + "files:\n  /a: \"" + std::string(pad, 'x') + "\"\n";
+    ASSERT_EQ(fast_reader_stop(padded, s), std::string_view::npos) << pad;
+    for (char bad : {'\x00', '\x08', '\x0b', '\x1f', '\x7f'}) {
+      for (std::size_t i = 0; i < padded.size(); ++i) {
+        std::string text = padded;
+        text[i] = bad;
+        Snapshot ignored;
+        EXPECT_EQ(fast_reader_stop(text, ignored), 0u) << pad << " " << int(bad) << " at " << i;
+      }
+    }
+  }
   EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: |\n    x\ty\n", s), std::string_view::npos);
   EXPECT_EQ(s.files.at("/a").bytes, "x\ty\n");
   EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: \"caf\xc3\xa9 \"\n", s),
