@@ -5,7 +5,8 @@ Interleaving puts every command under the same background load, so on a noisy
 machine the ratios between them hold even when the absolute times drift (ten
 runs in a row of one command, as in bench.py, can swing by a millisecond here).
 Each run: Popen with output to /dev/null, then wait; no warm-up beyond the
-first round. Prints median, 10th percentile and minimum per command.
+first round. Prints median, 10th percentile and minimum per command, and each
+command's median CPU (user + system, from wait4's rusage) and minor page faults.
 Leading NAME=VALUE words of a command set its environment, as in a shell
 (without starting one): "PATH=/empty build/hwaccel detect".
 
@@ -35,19 +36,25 @@ def main():
         commands.append(words)
         envs.append(env)
     times = [[] for _ in commands]
+    cpus = [[] for _ in commands]
+    faults = [[] for _ in commands]
     with open(os.devnull, "w") as null:
         for _ in range(args.rounds):
             for i, argv in enumerate(commands):
                 start = time.perf_counter()
-                subprocess.Popen(argv, stdout=null, stderr=null, env=envs[i]).wait()
+                child = subprocess.Popen(argv, stdout=null, stderr=null, env=envs[i])
+                _, status, usage = os.wait4(child.pid, 0)
+                child.returncode = os.waitstatus_to_exitcode(status)
                 times[i].append((time.perf_counter() - start) * 1000)
+                cpus[i].append((usage.ru_utime + usage.ru_stime) * 1000)
+                faults[i].append(usage.ru_minflt)
     print(f"{args.rounds} rounds; load average {open('/proc/loadavg').read().split()[:3]}")
-    print("| command | median ms | p10 | min |")
-    print("|---|---|---|---|")
-    for argv, xs in zip(args.commands, times):
+    print("| command | median ms | p10 | min | CPU median ms | page faults |")
+    print("|---|---|---|---|---|---|")
+    for argv, xs, cs, fs in zip(args.commands, times, cpus, faults):
         xs.sort()
         print(f"| `{argv}` | {statistics.median(xs):.2f} | {xs[len(xs) // 10]:.2f} "
-              f"| {xs[0]:.2f} |")
+              f"| {xs[0]:.2f} | {statistics.median(cs):.2f} | {statistics.median(fs):.0f} |")
 
 
 if __name__ == "__main__":

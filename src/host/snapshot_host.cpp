@@ -269,11 +269,16 @@ LoadedSnapshot load_snapshot_file(const std::string& path, bool keep_text,
     return loaded;
   }
   Snapshot snapshot;
-  if (auto error = parse_snapshot(*text, path, snapshot)) {
+  // Kept text is read as a view; otherwise the largest file may keep the
+  // text's buffer (a 224-CPU /proc/cpuinfo: no second 446 KB of fresh pages).
+  std::string& bytes = text.value();
+  auto error = keep_text ? parse_snapshot(bytes, path, snapshot)
+                         : parse_snapshot_in_place(bytes, path, snapshot);
+  if (error) {
     loaded.error = std::move(error);
   } else {
     loaded.snapshot = std::move(snapshot);
-    if (keep_text) loaded.text = std::move(*text);
+    if (keep_text) loaded.text = std::move(bytes);
   }
   return loaded;
 }

@@ -28,7 +28,17 @@ bool read_snapshot_fast(std::string_view text, Snapshot& out);
 // tests that say which construct of a fixture left the subset, and for the
 // error on a text too large for yaml-cpp). `limit`, when given, is set to the
 // message of the limit it stopped at (kMaxSnapshotNodes), or left empty.
-std::size_t fast_reader_stop(std::string_view text, Snapshot& out, std::string* limit = nullptr);
+//
+// With `in_place` (the string `text` views), the text is the caller's to give:
+// when a file's contents are a literal block scalar longer than half of the
+// text (a 224-CPU /proc/cpuinfo is 446 KB of a 516 KB snapshot), its lines are
+// un-indented into the text's own buffer once the whole text has been read,
+// and that buffer becomes the file's bytes (moved out of `*in_place`): no
+// second allocation of its size, whose fresh pages cost more than the copy
+// (docs/performance.md, issue 37). When the reader gives up, `*in_place` is
+// left as it was, for the caller's fallback.
+std::size_t fast_reader_stop(std::string_view text, Snapshot& out, std::string* limit = nullptr,
+                             std::string* in_place = nullptr);
 
 // parse_snapshot without the fast path: the yaml-cpp reader alone, for tests
 // and benchmarks that compare the two.

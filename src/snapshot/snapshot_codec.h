@@ -23,6 +23,11 @@ struct SnapshotError {
 // Parses `text` (the content of `file_name`, used in errors only).
 std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_view file_name,
                                             Snapshot& out);
+// The same, given the text to keep: a file's contents longer than half of it
+// may take over its buffer (fast_reader.h: fast_reader_stop's `in_place`), so
+// `text` is left unspecified when the snapshot loads (as it was when refused).
+std::optional<SnapshotError> parse_snapshot_in_place(std::string& text, std::string_view file_name,
+                                                     Snapshot& out);
 
 std::string write_snapshot(const Snapshot& snapshot);
 

@@ -381,17 +381,22 @@ void read_document(const YAML::Node& root, Snapshot& out) {
 
 }  // namespace
 
-std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_view file_name,
-                                            Snapshot& out) {
+namespace {
+
+// parse_snapshot, and parse_snapshot_in_place with the string `text` views.
+std::optional<SnapshotError> parse_text(std::string_view text, std::string_view file_name,
+                                        Snapshot& out, std::string* in_place) {
   // The fast reader takes what the writer emits; anything else, and every
   // error, goes through yaml-cpp for a located message.
   if (text.size() > kMaxSnapshotBytes || text.size() <= kMaxYamlCppSnapshotBytes) {
-    if (text.size() <= kMaxSnapshotBytes && read_snapshot_fast(text, out)) return std::nullopt;
+    if (text.size() <= kMaxSnapshotBytes &&
+        fast_reader_stop(text, out, nullptr, in_place) == std::string_view::npos)
+      return std::nullopt;
     return parse_snapshot_with_yaml_cpp(text, file_name, out);
   }
   // Too large for yaml-cpp in bounded time: the fast reader's form only.
   std::string limit;
-  std::size_t stop = fast_reader_stop(text, out, &limit);
+  std::size_t stop = fast_reader_stop(text, out, &limit, in_place);
   if (stop == std::string_view::npos) return std::nullopt;
   out = Snapshot{};
   SnapshotError error;
@@ -411,6 +416,18 @@ std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_v
       std::to_string(kMaxYamlCppSnapshotBytes >> 20) +
       " MiB is read only in that form (docs/snapshot-format.md, Semantics: limits)";
   return error;
+}
+
+}  // namespace
+
+std::optional<SnapshotError> parse_snapshot(std::string_view text, std::string_view file_name,
+                                            Snapshot& out) {
+  return parse_text(text, file_name, out, nullptr);
+}
+
+std::optional<SnapshotError> parse_snapshot_in_place(std::string& text, std::string_view file_name,
+                                                     Snapshot& out) {
+  return parse_text(text, file_name, out, &text);
 }
 
 std::optional<SnapshotError> parse_snapshot_with_yaml_cpp(std::string_view text,

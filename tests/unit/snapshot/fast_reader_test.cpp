@@ -48,6 +48,18 @@ bool agree(const std::string& text, const std::string& name) {
   if (!error) {
     EXPECT_TRUE(via_api == slow) << name;
   }
+  // Given the text to take (load_snapshot_file), the same snapshot or the same error.
+  std::string owned = text;
+  Snapshot in_place;
+  auto in_place_error = parse_snapshot_in_place(owned, name, in_place);
+  EXPECT_EQ(bool(in_place_error), bool(error)) << name;
+  if (in_place_error && error) {
+    EXPECT_EQ(in_place_error->to_string(), error->to_string()) << name;
+    EXPECT_EQ(owned, text) << name << ": a refused text was changed";
+  }
+  if (!error) {
+    EXPECT_TRUE(in_place == slow) << name << ": read in place, another snapshot";
+  }
   return took;
 }
 
@@ -149,6 +161,20 @@ TEST(FastReader, PlainTextCheckSeesEveryByteOfAWord) {
       EXPECT_EQ(fast_reader_stop(text, ignored), 0u) << int(bad) << " at " << i;
     }
   }
+  // Every place of texts of every length modulo 16: the sixteen-byte blocks
+  // (SSE2), the eight-byte word after them and the last bytes one by one.
+  for (std::size_t pad = 0; pad < 16; ++pad) {
+    const std::string padded = kHead + "files:\n  /a: \"" + std::string(pad, 'x') + "\"\n";
+    ASSERT_EQ(fast_reader_stop(padded, s), std::string_view::npos) << pad;
+    for (char bad : {'\x00', '\x08', '\x0b', '\x1f', '\x7f'}) {
+      for (std::size_t i = 0; i < padded.size(); ++i) {
+        std::string text = padded;
+        text[i] = bad;
+        Snapshot ignored;
+        EXPECT_EQ(fast_reader_stop(text, ignored), 0u) << pad << " " << int(bad) << " at " << i;
+      }
+    }
+  }
   EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: |\n    x\ty\n", s), std::string_view::npos);
   EXPECT_EQ(s.files.at("/a").bytes, "x\ty\n");
   EXPECT_EQ(fast_reader_stop(kHead + "files:\n  /a: \"caf\xc3\xa9 \"\n", s),
@@ -167,6 +193,57 @@ TEST(FastReader, ReadsQuotedTextOverSeveralLines) {
   EXPECT_TRUE(agree(text, "multiline.yaml"));
   EXPECT_EQ(s.tools.at({"nvidia-smi", "topo", "-m"}).run.out, "\tGPU0\tGPU1\nGPU0\t X \nend");
   EXPECT_EQ(s.tools.at({"a", "--json-output"}).run.out, "folded line");
+}
+
+// A file's block longer than half of the text is un-indented into the text's
+// own buffer, which becomes its bytes; every chomping form, blank lines inside
+// and at the end, and the explicit indentation read as from a view.
+TEST(FastReader, TakesTheTextForABlockLongerThanHalfOfIt) {
+  std::string lines;
+  for (int i = 0; i < 200; ++i) lines += "    processor\t: " + std::to_string(i) + "\n\n";
+  const std::vector<std::pair<std::string, std::string>> blocks = {
+      {"|", lines},
+      {"|-", lines},
+      {"|+", lines + "\n\n"},
+      {"|", lines + "\n"},
+      {"|2", "      two more\n" + lines},
+  };
+  for (const auto& [header, body] : blocks) {
+    const std::string text = kHead + "host:\n  label: x\nfiles:\n  /small: |\n    a\n" +
+                             "  /proc/cpuinfo: " + header + "\n" + body + "  /after: b\n" +
+                             "tools:\n  - argv: [a]\n    stdout: |\n      out\n";
+    Snapshot from_view;
+    ASSERT_TRUE(read_snapshot_fast(text, from_view)) << header;
+    std::string owned = text;
+    const char* buffer = owned.data();
+    Snapshot s;
+    ASSERT_EQ(fast_reader_stop(owned, s, nullptr, &owned), std::string_view::npos) << header;
+    EXPECT_TRUE(s == from_view) << header;
+    EXPECT_EQ(s.files.at("/proc/cpuinfo").bytes.data(), buffer) << header << ": copied";
+    EXPECT_EQ(s.files.at("/small").bytes, "a\n");
+    EXPECT_EQ(s.files.at("/after").bytes, "b");
+    EXPECT_TRUE(agree(text, "in-place " + header));
+  }
+  // Shorter than half: copied, the text left to the caller.
+  const std::string small = kHead + "files:\n  /a: |\n    x\n  /b: " + std::string(40, 'y') + "\n";
+  std::string owned = small;
+  Snapshot s;
+  ASSERT_EQ(fast_reader_stop(owned, s, nullptr, &owned), std::string_view::npos);
+  EXPECT_EQ(owned, small);
+  EXPECT_EQ(s.files.at("/a").bytes, "x\n");
+}
+
+// A text the fast reader gives up on after the long block (here a duplicate
+// path) is left whole for yaml-cpp, which refuses it with its located error.
+TEST(FastReader, LeavesTheTextWholeWhenItGivesUp) {
+  std::string lines;
+  for (int i = 0; i < 100; ++i) lines += "    line " + std::to_string(i) + "\n";
+  const std::string text = kHead + "files:\n  /a: |\n" + lines + "  /a: again\n";
+  std::string owned = text;
+  Snapshot s;
+  EXPECT_NE(fast_reader_stop(owned, s, nullptr, &owned), std::string_view::npos);
+  EXPECT_EQ(owned, text);
+  agree(text, "duplicate.yaml");
 }
 
 // Forms outside the subset, and contract violations: the fast reader gives up,
