@@ -338,8 +338,9 @@ std::vector<std::size_t> stretch_starts(const TreePlan& plan, std::size_t end, u
 }
 
 // Waits until the kernel has let go of a joined thread. pthread_join returns when
-// the thread's exit clears its tid (mm_release in do_exit), before exit_notify
-// takes it out of the thread group (torvalds/linux kernel/exit.c): until then
+// the thread's exit clears its tid (mm_release, torvalds/linux kernel/fork.c, from
+// exit_mm in do_exit), before exit_notify takes it out of the thread group
+// (kernel/exit.c, the same do_exit): until then
 // unshare(CLONE_NEWUSER) fails with EINVAL, and spawn() (sandbox_namespace.cpp)
 // still lists two tasks and would not clone the namespace. Bounded.
 void await_gone(pid_t tid) {
