@@ -35,11 +35,11 @@ def listing(root):
             if stat.S_ISLNK(st.st_mode):
                 lines.append(f"link {rel} {mode} -> {os.readlink(path)}")
             elif stat.S_ISDIR(st.st_mode):
-                lines.append(f"dir  {rel} {mode}")
+                lines.append(f"dir  {rel} {mode} nlink {st.st_nlink}")
             elif stat.S_ISREG(st.st_mode):
                 with open(path, "rb") as f:
                     digest = hashlib.sha256(f.read()).hexdigest()
-                lines.append(f"file {rel} {mode} {st.st_size} {digest}")
+                lines.append(f"file {rel} {mode} {st.st_size} {digest} nlink {st.st_nlink}")
             else:
                 lines.append(f"other {rel} {mode}")
     return lines
@@ -74,9 +74,15 @@ def one(binary, host, umask):
                                   capture_output=True, text=True, check=False)
             out.append(f"run: exit {done.returncode}")
             out += masked(done.stdout + done.stderr, names).splitlines()
+            head = out
             trees = os.path.join(cache, "hwsim", "trees")
+            # Each entry's block, the blocks in the order of their text: the keys
+            # (that hold the build id) order the folder differently for each build.
+            blocks = []
             for name in sorted(os.listdir(trees)) if os.path.isdir(trees) else []:
                 path = os.path.join(trees, name)
+                blocks.append([])
+                out = blocks[-1]
                 out.append(f"cached: {masked(name, names)}")
                 if os.path.isdir(path) and not os.path.islink(path):
                     out += [masked(line, names) for line in listing(path)]
@@ -90,6 +96,7 @@ def one(binary, host, umask):
                             elif words[0] == "top" and len(words) > 1:
                                 line = "top " + words[1]
                             out.append(line)
+            out = head + [line for block in sorted(blocks) for line in block]
         finally:
             shutil.rmtree(work, ignore_errors=True)
     finally:

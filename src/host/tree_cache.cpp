@@ -405,7 +405,7 @@ std::string store_entry(int dir, const TreeCacheDir& cache, const std::string& k
   const std::string staging = unique_name(".new-");
   if (::mkdirat(dir, staging.c_str(), 0700) != 0) return err("mkdir (cache staging)");
   const std::string staging_path = cache.path + "/" + staging;
-  if (auto why = write_tree(plan, staging_path); !why.empty()) {
+  if (auto why = write_tree_parallel(plan, staging_path); !why.empty()) {
     remove_tree(staging_path);
     return why;
   }

@@ -5,11 +5,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sched.h>
+#include <signal.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string_view>
+#include <system_error>
+#include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "src/host/tree_fd.h"
@@ -109,7 +117,9 @@ std::string open_root(const std::string& root, Fd& out) {
 // one descriptor a component is held.
 class FolderChain {
  public:
-  explicit FolderChain(int root) : root_(root) {}
+  // `made`: the folders were made before (by the folder pass): each is opened
+  // first, and made only where missing.
+  explicit FolderChain(int root, bool made = false) : root_(root), made_(made) {}
 
   // A descriptor of `dir` ("/a/b", "" for the root), its missing folders made;
   // -1 and `why` (naming the tree's path) when a component is a link or not a folder.
@@ -137,11 +147,14 @@ class FolderChain {
       const int parent = depth == 0 ? root_ : fds_.back().get();
       const std::string component(part);
       // Made first: most folders of a plan are only the parents of its files.
-      if (::mkdirat(parent, component.c_str(), 0755) != 0 && errno != EEXIST) {
-        why = "cannot make the tree's " + walked + ": " + std::strerror(errno);
-        return fail_open();
+      Fd next = made_ ? open_folder(parent, component) : Fd();
+      if (!next.ok() && (!made_ || errno == ENOENT)) {
+        if (::mkdirat(parent, component.c_str(), 0755) != 0 && errno != EEXIST) {
+          why = "cannot make the tree's " + walked + ": " + std::strerror(errno);
+          return fail_open();
+        }
+        next = open_folder(parent, component);
       }
-      Fd next = open_folder(parent, component);
       if (!next.ok()) {
         why = "the tree's " + walked + refusal(parent, component, errno);
         return fail_open();
@@ -180,12 +193,217 @@ class FolderChain {
   }
 
   int root_;
+  bool made_;
   std::vector<std::string> names_;
   std::vector<Fd> fds_;
   std::string last_;
 };
 
+// An entry's folder and last component ("/a/b/c": "/a/b" and "c"; trailing
+// slashes left out, as the writer leaves them).
+struct SplitPath {
+  std::string_view parent, name;
+};
+SplitPath split_path(std::string_view path) {
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  const auto slash = path.rfind('/');
+  if (slash == std::string_view::npos) return {"", path};
+  return {path.substr(0, slash), path.substr(slash + 1)};
+}
+
+// Which entries one walk over the plan writes: all of them (the sequential
+// writer), the folders only (with every folder the plan implies), or the files
+// and links only (their folders already made).
+enum class Pass { all, folders, leaves };
+
+// Writes one entry (`name` is scratch); "" or what failed, the same message
+// whichever pass writes it.
+std::string write_entry(FolderChain& folders, const PlannedEntry& e, const std::string& root,
+                        std::string& name, mode_t umask_bits, Pass pass) {
+  const Where real{root, e.path};
+  const SplitPath split = split_path(e.path);
+  name.assign(split.name);
+  if (name.empty()) return root + ": the plan names the root itself";
+  if (name == "." || name == "..")
+    return "cannot create " + real() + ": the tree's " + e.path + ": not a plain path";
+  const bool is_dir = e.kind == PlannedEntry::Kind::dir;
+  if (pass == Pass::leaves && is_dir) return "";
+  std::string why;
+  const int dir = folders.open(split.parent, why);
+  if (dir < 0) return "cannot create " + real() + ": " + why;
+  if (pass == Pass::folders && !is_dir) return "";
+  switch (e.kind) {
+    case PlannedEntry::Kind::dir: {
+      const bool made_now = ::mkdirat(dir, name.c_str(), 0755) == 0;
+      if (!made_now && errno != EEXIST) return fail("cannot mkdir", real(), errno);
+      if (made_now && e.mode == 0755) break;  // a new folder of ours, as planned
+      // A folder already there (made for an entry below it) is fine; a link is not.
+      Fd made(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (!made.ok())
+        return fail("cannot mkdir", real(), errno == ELOOP ? ENOTDIR : errno) +
+               (errno == ELOOP ? " (a symbolic link is there; never followed)" : "");
+      if (e.mode != 0755 && ::fchmod(made.get(), e.mode) != 0)
+        return fail("cannot chmod", real(), errno);
+      break;
+    }
+    case PlannedEntry::Kind::file:
+      return write_file(dir, name.c_str(), real, e.bytes, e.mode, umask_bits);
+    case PlannedEntry::Kind::link:
+      if (::symlinkat(e.target.c_str(), dir, name.c_str()) != 0)
+        return fail("cannot link", real(), errno);
+      break;
+  }
+  return "";
+}
+
+// Whether the plan's order is free for the parallel writer: plain paths ("/a/b",
+// no "//", ".", ".." or trailing "/"), no path planned both as a file or link and
+// as a folder (itself, or above another entry), the files and links of one folder
+// in one stretch of the plan (a split between stretches never parts two entries of
+// one name), and folder modes that let us write in them (owner rwx, no
+// set-id/sticky bits: their modes are set before their files are written). Any
+// other plan is written in order, as written it fails or succeeds the same way.
+bool order_free(const TreePlan& plan) {
+  std::unordered_set<std::string_view> folders, stretches;
+  std::string_view stretch;
+  bool any_leaf = false;
+  for (const PlannedEntry& e : plan.entries) {
+    const std::string_view path = e.path;
+    if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
+    for (std::size_t at = 1; at <= path.size();) {
+      std::size_t end = std::min(path.find('/', at), path.size());
+      const std::string_view part = path.substr(at, end - at);
+      if (part.empty() || part == "." || part == "..") return false;
+      at = end + 1;
+    }
+    const SplitPath split = split_path(path);
+    // The folder and the ones above it (stopping at the first already known).
+    for (std::string_view up = split.parent; !up.empty() && folders.insert(up).second;)
+      up = split_path(up).parent;
+    if (e.kind == PlannedEntry::Kind::dir) {
+      if ((e.mode & 07700) != 0700) return false;
+      folders.insert(path);
+    } else if (!any_leaf || split.parent != stretch) {
+      if (!stretches.insert(split.parent).second) return false;
+      stretch = split.parent;
+      any_leaf = true;
+    }
+  }
+  for (const PlannedEntry& e : plan.entries)
+    if (e.kind != PlannedEntry::Kind::dir && folders.count(e.path) != 0) return false;
+  return true;
+}
+
+// The first failure of one stretch of the plan: its index, and the message.
+struct Failure {
+  std::size_t at = std::numeric_limits<std::size_t>::max();
+  std::string why;
+};
+
+// Writes the files and links of entries [from, to), in order, with a chain of
+// its own; stops at the first failure.
+void write_leaves(const TreePlan& plan, std::size_t from, std::size_t to, int top,
+                  const std::string& root, mode_t umask_bits, Failure& failed) {
+  FolderChain folders(top, /*made=*/true);
+  std::string name;
+  for (std::size_t i = from; i < to; ++i) {
+    auto why = write_entry(folders, plan.entries[i], root, name, umask_bits, Pass::leaves);
+    if (!why.empty()) {
+      failed = {i, std::move(why)};
+      return;
+    }
+  }
+}
+
+// Where the stretches of `count` threads over entries [0, end) begin: near equal
+// shares, each moved on past the files and links of the folder it would split.
+std::vector<std::size_t> stretch_starts(const TreePlan& plan, std::size_t end, unsigned count) {
+  std::vector<std::size_t> starts{0};
+  for (unsigned k = 1; k < count; ++k) {
+    std::size_t at = std::max(starts.back(), end * k / count);
+    std::string_view folder;
+    for (std::size_t back = at; back > starts.back();) {
+      const PlannedEntry& e = plan.entries[--back];
+      if (e.kind == PlannedEntry::Kind::dir) continue;
+      folder = split_path(e.path).parent;
+      break;
+    }
+    while (at < end && (plan.entries[at].kind == PlannedEntry::Kind::dir ||
+                        split_path(plan.entries[at].path).parent == folder))
+      ++at;
+    starts.push_back(at);
+  }
+  starts.push_back(end);
+  return starts;
+}
+
+// Waits until the kernel has let go of a joined thread. pthread_join returns when
+// the thread's exit clears its tid (mm_release, torvalds/linux kernel/fork.c, from
+// exit_mm in do_exit), before exit_notify takes it out of the thread group
+// (kernel/exit.c, the same do_exit): until then
+// unshare(CLONE_NEWUSER) fails with EINVAL, and spawn() (sandbox_namespace.cpp)
+// still lists two tasks and would not clone the namespace. Bounded.
+void await_gone(pid_t tid) {
+  for (int tries = 0; tries < 100000; ++tries) {
+    if (::tgkill(::getpid(), tid, 0) != 0 && errno == ESRCH) return;
+    ::sched_yield();
+  }
+}
+
 }  // namespace
+
+std::string write_tree_parallel(const TreePlan& plan, const std::string& root, unsigned threads,
+                                const std::function<void()>& after_folders) {
+  if (threads == 0) threads = std::min(std::thread::hardware_concurrency(), 4u);
+  if (threads < 2 || plan.entries.size() < kParallelFrom || !plan.error.empty() ||
+      !order_free(plan))
+    return write_tree(plan, root);
+  Fd top;
+  if (auto why = open_root(root, top); !why.empty()) return why;
+  const mode_t umask_bits = current_umask();
+  // Every folder first, in order, as the sequential writer makes them.
+  Failure folder_failed;
+  {
+    FolderChain folders(top.get());
+    std::string name;
+    for (std::size_t i = 0; i < plan.entries.size(); ++i) {
+      auto why = write_entry(folders, plan.entries[i], root, name, umask_bits, Pass::folders);
+      if (!why.empty()) {
+        folder_failed = {i, std::move(why)};
+        break;
+      }
+    }
+  }
+  if (after_folders) after_folders();
+  // Then the files and links before any failure, one stretch a thread; the
+  // first stretch on this one.
+  const std::size_t end = std::min(folder_failed.at, plan.entries.size());
+  const auto starts = stretch_starts(plan, end, threads);
+  std::vector<Failure> failed(threads);
+  std::vector<pid_t> tids(threads, 0);
+  {
+    std::vector<std::jthread> workers;
+    for (unsigned k = 1; k < threads; ++k) {
+      auto work = [&, k] {
+        tids[k] = ::gettid();
+        write_leaves(plan, starts[k], starts[k + 1], top.get(), root, umask_bits, failed[k]);
+      };
+      try {
+        workers.emplace_back(work);
+      } catch (const std::system_error&) {
+        work();  // no thread to be had: written here
+        tids[k] = 0;
+      }
+    }
+    write_leaves(plan, starts[0], starts[1], top.get(), root, umask_bits, failed[0]);
+  }  // joined
+  for (pid_t tid : tids)
+    if (tid != 0) await_gone(tid);
+  failed.push_back(std::move(folder_failed));
+  auto first = std::min_element(failed.begin(), failed.end(),
+                                [](const Failure& a, const Failure& b) { return a.at < b.at; });
+  return first->why;
+}
 
 std::string write_tree(const TreePlan& plan, const std::string& root) {
   return write_tree(plan, root, nullptr);
@@ -201,43 +419,8 @@ std::string write_tree(const TreePlan& plan, const std::string& root,
   std::string name;
   for (const PlannedEntry& e : plan.entries) {
     if (before_each) before_each(e.path);
-    const Where real{root, e.path};
-    // The last component and the folder above it ("/a/b/c": "c" in "/a/b").
-    std::string_view path = e.path;
-    while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-    const auto slash = path.rfind('/');
-    const std::string_view parent = slash == std::string_view::npos ? "" : path.substr(0, slash);
-    name.assign(path.substr(slash == std::string_view::npos ? 0 : slash + 1));
-    if (name.empty()) return root + ": the plan names the root itself";
-    if (name == "." || name == "..")
-      return "cannot create " + real() + ": the tree's " + e.path + ": not a plain path";
-    std::string why;
-    const int dir = folders.open(parent, why);
-    if (dir < 0) return "cannot create " + real() + ": " + why;
-    switch (e.kind) {
-      case PlannedEntry::Kind::dir: {
-        const bool made_now = ::mkdirat(dir, name.c_str(), 0755) == 0;
-        if (!made_now && errno != EEXIST) return fail("cannot mkdir", real(), errno);
-        if (made_now && e.mode == 0755) break;  // a new folder of ours, as planned
-        // A folder already there (made for an entry below it) is fine; a link is not.
-        Fd made(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-        if (!made.ok())
-          return fail("cannot mkdir", real(), errno == ELOOP ? ENOTDIR : errno) +
-                 (errno == ELOOP ? " (a symbolic link is there; never followed)" : "");
-        if (e.mode != 0755 && ::fchmod(made.get(), e.mode) != 0)
-          return fail("cannot chmod", real(), errno);
-        break;
-      }
-      case PlannedEntry::Kind::file:
-        if (auto failed = write_file(dir, name.c_str(), real, e.bytes, e.mode, umask_bits);
-            !failed.empty())
-          return failed;
-        break;
-      case PlannedEntry::Kind::link:
-        if (::symlinkat(e.target.c_str(), dir, name.c_str()) != 0)
-          return fail("cannot link", real(), errno);
-        break;
-    }
+    if (auto failed = write_entry(folders, e, root, name, umask_bits, Pass::all); !failed.empty())
+      return failed;
   }
   return "";
 }

@@ -97,6 +97,20 @@ std::string write_tree(const TreePlan& plan, const std::string& root);
 std::string write_tree(const TreePlan& plan, const std::string& root,
                        const std::function<void(const std::string&)>& before_each);
 
+// The same, the files and links written by `threads` threads (0: the machine's
+// hardware threads, at most 4): first every folder in plan order (with its mode),
+// then the files and links in stretches of the plan, split between folders, each
+// written by a thread with its own chain of O_NOFOLLOW folder descriptors. The
+// tree is the same as write_tree's; on failure, the message is the one for the
+// failing entry of lowest index. All threads are gone (joined, and let go by the
+// kernel) before it returns. A plan under kParallelFrom entries, or one whose
+// order matters (a path planned twice, a folder's files in two stretches, a
+// folder mode without owner rwx), is written by write_tree, in order.
+inline constexpr std::size_t kParallelFrom = 2000;
+// `after_folders`, when given, is called between the two (tests plant links with it).
+std::string write_tree_parallel(const TreePlan& plan, const std::string& root, unsigned threads = 0,
+                                const std::function<void()>& after_folders = nullptr);
+
 // A new private folder under $TMPDIR (or /tmp), or under `in` when given: "" and
 // `error` set on failure.
 std::string make_private_temp_dir(std::string_view prefix, std::string& error,

@@ -16,7 +16,7 @@
 namespace hwaccel {
 namespace {
 
-std::vector<std::string> hostile_texts() {
+std::vector<std::string> accelerator_hostile_texts() {
   std::vector<std::string> texts = {
       "",
       "\n",
@@ -46,7 +46,7 @@ std::vector<std::string> hostile_texts() {
 }
 
 TEST(AcceleratorParserTotality, EveryParserAnswersHostileText) {
-  for (const std::string& text : hostile_texts()) {
+  for (const std::string& text : accelerator_hostile_texts()) {
     SCOPED_TRACE(text.substr(0, 60));
     EXPECT_NO_THROW({
       (void)parse_hl_smi_query(text);
