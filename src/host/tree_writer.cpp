@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <new>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -386,7 +387,13 @@ std::string write_tree_parallel(const TreePlan& plan, const std::string& root, u
     for (unsigned k = 1; k < threads; ++k) {
       auto work = [&, k] {
         tids[k] = ::gettid();
-        write_leaves(plan, starts[k], starts[k + 1], top.get(), root, umask_bits, failed[k]);
+        // An exception may not leave a thread (std::terminate): a failure like any other.
+        try {
+          write_leaves(plan, starts[k], starts[k + 1], top.get(), root, umask_bits, failed[k]);
+        } catch (const std::bad_alloc&) {
+          failed[k].at = starts[k];
+          failed[k].why = "out of memory";  // short: no allocation to fail again
+        }
       };
       try {
         workers.emplace_back(work);
