@@ -90,19 +90,6 @@ void print_detection(const Detection& detection, const DetectArgs& args) {
   }
 }
 
-namespace {
-
-// The host is the last big object of a `detect` that has printed its answer, and
-// the process exits next, which hands back all its memory at once: freeing a loaded
-// snapshot entry by entry first (408 files of the DGX H100's 516 KB) was 1.7 % of
-// `detect --host dgx-h100.yaml` (issue 37, perf record). Under AddressSanitizer it
-// is freed as usual.
-void drop_before_exit(std::unique_ptr<Host> host) {
-  if constexpr (!kAddressSanitizer) (void)host.release();
-}
-
-}  // namespace
-
 int run_detect(const DetectArgs& args) {
   auto only = parse_only(args.only);
   if (only.exit != kExitOk) return only.exit;
@@ -169,7 +156,10 @@ int run_detect(const DetectArgs& args) {
 
   print_detection(detection, args);
   recorder.reset();
-  drop_before_exit(std::move(base));
+  // The host is the last big object of a `detect` that has printed its answer:
+  // freeing a loaded snapshot entry by entry (408 files of the DGX H100's 516 KB)
+  // was 1.7 % of `detect --host dgx-h100.yaml` (issue 37, perf record).
+  free_at_exit(std::move(base));
   return kExitOk;
 }
 
