@@ -4,23 +4,10 @@
 #include <cstdint>
 
 #include "src/host/sha256.h"
+#include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {
-
-// "/a/b": absolute, no empty, "." or ".." component, no trailing "/".
-bool plain_path(std::string_view path) {
-  if (path.size() < 2 || path[0] != '/' || path.back() == '/') return false;
-  std::size_t at = 1;
-  while (at <= path.size()) {
-    std::size_t end = path.find('/', at);
-    if (end == std::string_view::npos) end = path.size();
-    const std::string_view part = path.substr(at, end - at);
-    if (part.empty() || part == "." || part == "..") return false;
-    at = end + 1;
-  }
-  return true;
-}
 
 bool below(std::string_view path, std::string_view folder) {
   return path.size() > folder.size() + 1 && path.compare(0, folder.size(), folder) == 0 &&
@@ -116,8 +103,10 @@ std::string layer_key(std::string_view at, std::string_view salt,
 LayeredTree split_tree_layers(TreePlan plan, std::string_view salt, std::size_t min_entries) {
   LayeredTree out;
   const bool splittable =
-      plan.error.empty() && std::all_of(plan.entries.begin(), plan.entries.end(),
-                                        [](const PlannedEntry& e) { return plain_path(e.path); });
+      plan.error.empty() &&
+      std::all_of(plan.entries.begin(), plan.entries.end(), [](const PlannedEntry& e) {
+        return e.path != "/" && is_normal_absolute(e.path);
+      });
   if (splittable) {
     for (std::string_view at : kLayerFolders) {
       TreeLayer layer;

@@ -270,13 +270,7 @@ bool order_free(const TreePlan& plan) {
   bool any_leaf = false;
   for (const PlannedEntry& e : plan.entries) {
     const std::string_view path = e.path;
-    if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
-    for (std::size_t at = 1; at <= path.size();) {
-      std::size_t end = std::min(path.find('/', at), path.size());
-      const std::string_view part = path.substr(at, end - at);
-      if (part.empty() || part == "." || part == "..") return false;
-      at = end + 1;
-    }
+    if (path == "/" || !is_normal_absolute(path)) return false;
     const SplitPath split = split_path(path);
     // The folder and the ones above it (stopping at the first already known).
     for (std::string_view up = split.parent; !up.empty() && folders.insert(up).second;)
