@@ -4,7 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <string_view>
+#include <vector>
 
 #include "cli/common/check_command.h"
 #include "cli/common/cli_docs.h"
@@ -20,65 +24,111 @@
 #include "cli/common/synth_command.h"
 #include "src/vocabulary/sanitizer.h"
 
+namespace {
+
+using namespace hwaccel::cli;
+
+struct Added {
+  CLI::App* command;
+  std::function<int()> run;
+};
+
+// One subcommand: its name, and what adds it (with its options) to the app and
+// runs it once parsed.
+struct Command {
+  std::string_view name;
+  std::function<Added(CLI::App&)> add;
+};
+
+Added add_replay(CLI::App& app) {
+  auto args = std::make_shared<DetectArgs>();
+  auto* replay = app.add_subcommand("replay", "Run hwaccel detect on a snapshot FILE");
+  replay->add_option("file", args->host_path, "The snapshot (hwaccel-snapshot/1 YAML)")->required();
+  add_output_flags(*replay, args->out);
+  replay->add_flag("--summary", args->summary,
+                   "Print a summary: devices per family, the best device, memory, warnings");
+  replay->add_flag("-v,--verbose", args->verbose,
+                   "Also print topology (links, NUMA/CPU affinity) and MIG parents");
+  replay->add_flag("--strict", args->strict, "A tool run the snapshot lacks is an error (exit 3)");
+  replay->add_option("--only", args->only, "Probe only these backends (comma-separated)");
+  return {replay, [args] { return run_detect(*args); }};
+}
+
+// A subcommand whose options go to an Args made here.
+template <typename Args, typename Add, typename Run>
+Added with_args(CLI::App& app, Add add, Run run) {
+  auto args = std::make_shared<Args>();
+  CLI::App* command = add(app, *args);
+  return {command, [args, run] { return run(*args); }};
+}
+
+// One whose adder keeps its own arguments (a struct with `command` and `run()`).
+template <typename Added_, typename Add>
+Added self_kept(CLI::App& app, Add add) {
+  auto added = std::make_shared<Added_>(add(app));
+  return {added->command, [added] { return added->run(); }};
+}
+
+// In the order `hwsim --help` lists them.
+std::vector<Command> commands() {
+  return {
+      {"replay", add_replay},
+      {"mutate",
+       [](CLI::App& a) { return with_args<MutateArgs>(a, add_mutate_command, run_mutate); }},
+      {"synth", [](CLI::App& a) { return with_args<SynthArgs>(a, add_synth_command, run_synth); }},
+      {"check", [](CLI::App& a) { return with_args<CheckArgs>(a, add_check_command, run_check); }},
+      {"fleet", [](CLI::App& a) { return with_args<FleetArgs>(a, add_fleet_command, run_fleet); }},
+      {"import", [](CLI::App& a) { return self_kept<ImportCommand>(a, add_import_command); }},
+      {"diff", [](CLI::App& a) { return self_kept<DiffCommand>(a, add_diff_command); }},
+      {"materialize",
+       [](CLI::App& a) { return self_kept<MaterializeCommand>(a, add_materialize_command); }},
+      {"run", [](CLI::App& a) { return self_kept<RunCommand>(a, add_run_command); }},
+  };
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace hwaccel::cli;
+  // What a simulated host's tool shims run, once per tool call inside a run: not
+  // a user command, so not in --help, and answered before any option is built.
+  if (argc >= 2 && std::string_view(argv[1]) == "emulate")
+    return run_guarded([&] { return run_emulate({argv + 2, argv + argc}); });
+
   CLI::App app{"hwsim: replay and simulate hosts for hwaccel"};
   app.set_version_flag("--version", std::string("hwsim ") + HWACCEL_VERSION);
   app.require_subcommand(1);
 
-  DetectArgs args;
-  auto* replay = app.add_subcommand("replay", "Run hwaccel detect on a snapshot FILE");
-  replay->add_option("file", args.host_path, "The snapshot (hwaccel-snapshot/1 YAML)")->required();
-  add_output_flags(*replay, args.out);
-  replay->add_flag("--summary", args.summary,
-                   "Print a summary: devices per family, the best device, memory, warnings");
-  replay->add_flag("-v,--verbose", args.verbose,
-                   "Also print topology (links, NUMA/CPU affinity) and MIG parents");
-  replay->add_flag("--strict", args.strict, "A tool run the snapshot lacks is an error (exit 3)");
-  replay->add_option("--only", args.only, "Probe only these backends (comma-separated)");
-
-  MutateArgs mutate_args;
-  auto* mutate = add_mutate_command(app, mutate_args);
-  SynthArgs synth_args;
-  auto* synth = add_synth_command(app, synth_args);
-  CheckArgs check_args;
-  auto* check = add_check_command(app, check_args);
-  FleetArgs fleet_args;
-  auto* fleet = add_fleet_command(app, fleet_args);
-  auto import_command = add_import_command(app);
-  auto diff_command = add_diff_command(app);
-  auto materialize_command = add_materialize_command(app);
-  auto run_command = add_run_command(app);
+  // When the first argument names a subcommand, only that one is built (as in
+  // hwaccel): every subcommand's options were about a tenth of a warm `hwsim
+  // run`'s own CPU (issue 37). Anything else (no argument, --help, a typo, the
+  // man page and completions) sees them all.
+  const auto table = commands();
+  const Command* asked = nullptr;
+  if (argc > 1)
+    for (const auto& c : table)
+      if (c.name == argv[1]) asked = &c;
+  std::vector<Added> added;
+  for (const auto& c : table)
+    if (asked == nullptr || asked == &c) added.push_back(c.add(app));
 
   if (int code = 0; handle_generators(app, "hwsim", argc, argv, code)) return code;
-  // What a simulated host's tool shims run: not a user command, so not in --help.
-  if (argc >= 2 && std::string_view(argv[1]) == "emulate")
-    return run_guarded([&] { return run_emulate({argv + 2, argv + argc}); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  const int code = run_guarded([&]() -> int {
-    if (replay->parsed()) return run_detect(args);
-    if (mutate->parsed()) return run_mutate(mutate_args);
-    if (synth->parsed()) return run_synth(synth_args);
-    if (check->parsed()) return run_check(check_args);
-    if (fleet->parsed()) return run_fleet(fleet_args);
-    if (import_command.command->parsed()) return import_command.run();
-    if (diff_command.command->parsed()) return diff_command.run();
-    if (materialize_command.command->parsed()) return materialize_command.run();
-    if (run_command.command->parsed()) return run_command.run();
-    return kExitUsage;
-  });
+  const Added* parsed = nullptr;
+  for (const auto& a : added)
+    if (a.command->parsed()) parsed = &a;
+  const int code = run_guarded([&]() -> int { return parsed ? parsed->run() : kExitUsage; });
   // `hwsim run` has cleaned up after its command (its scratch folders removed): what
   // is left is handing memory back, which the kernel does at once at exit. Tearing
-  // down the parsed command line (every subcommand's options) and the static objects
-  // one by one first was about 1 % of a warm run's CPU (issue 37, perf record of 150
-  // warm `hwsim run dgx-h100 -- true`: CLI::App::~App 1.1 %). Under AddressSanitizer
-  // the process ends as usual, so that the leak check sees everything freed.
-  if (!hwaccel::kAddressSanitizer && run_command.command->parsed()) {
+  // down the parsed command line and the static objects one by one first was about
+  // 1 % of a warm run's CPU (issue 37, perf record of 150 warm `hwsim run dgx-h100
+  // -- true`: CLI::App::~App 1.1 %). Under AddressSanitizer the process ends as
+  // usual, so that the leak check sees everything freed.
+  if (!hwaccel::kAddressSanitizer && parsed != nullptr && parsed->command->get_name() == "run") {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
