@@ -195,7 +195,7 @@ struct Command {
         ::_exit(125);
       }
       const TreePlan fresh = spec.fresh_plan();
-      if (::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0) {
+      if (::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID, "mode=0700") != 0) {
         say(std::string("error: mount tmpfs on the tree: ") + std::strerror(errno));
         ::_exit(125);
       }
@@ -206,9 +206,9 @@ struct Command {
     }
   } else if (spec.plan) {
     // In memory when we have a namespace: the tree of a big host is thousands of
-    // files, and a disk makes each one cost.
-    if (why.empty() &&
-        ::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0)
+    // files, and a disk makes each one cost. Not nodev: /dev's nodes are made in it
+    // (sandbox_dev_node.h); only a process that may make nodes anyway makes them.
+    if (why.empty() && ::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID, "mode=0700") != 0)
       say(std::string("the tree goes to disk: mount tmpfs: ") + std::strerror(errno));
     if (auto failed = write_tree(*spec.plan, spec.tree); !failed.empty()) {
       say("error: " + failed);
