@@ -92,10 +92,8 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
 }
 
 // /dev of the simulated host, plus what any program needs to run at all.
-bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
-               std::vector<std::string>& covered) {
-  // Its umask is set aside while nodes are made, given back before the command.
-  DevNodeMaker maker(spec.mknod_dev_nodes);
+bool cover_dev(const SandboxSpec& spec, int tree, DevNodeMaker& maker,
+               std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
   make_dev_nodes(tree, spec.dev_nodes, maker, uncovered, covered);
   std::string why;
   Fd dev = open_in_tree(tree, "/dev", Walk::make_dirs, why);
@@ -104,9 +102,16 @@ bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& unco
     return false;
   }
   struct stat st {};
-  for (const char* name : {"null", "zero", "full", "random", "urandom", "tty"}) {
+  for (const char* name : kBasicDevices) {
     std::string real = std::string("/dev/") + name;
     if (::stat(real.c_str(), &st) != 0) continue;
+    // Made before the tree's overlay was mounted (make_nodes_in_upper).
+    struct stat there {};
+    if (::fstatat(dev.get(), name, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+        DevNodeMaker::is_like(there, st)) {
+      maker.note_made();
+      continue;
+    }
     // Whatever the snapshot put there (a link included) gives way to the device.
     if (!maker.make(dev.get(), name, real, st, real, why))
       uncovered.push_back(real + " (basic device): " + why);

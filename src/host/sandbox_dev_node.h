@@ -13,8 +13,12 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace hwaccel {
+
+// What every program needs in /dev: this machine's own, by name.
+inline constexpr const char* kBasicDevices[] = {"null", "zero", "full", "random", "urandom", "tty"};
 
 class DevNodeMaker {
  public:
@@ -34,6 +38,18 @@ class DevNodeMaker {
   bool make(int dir, const std::string& name, const std::string& real, const struct stat& like,
             const std::string& shown_as, std::string& why);
 
+  // `name` made in `dir` (nothing there yet, no nodev check: an overlay's upper
+  // layer before the overlay is mounted) like `like`; false (and refused() says
+  // why, for the rest too) where mknodat or chown is refused.
+  bool make_fresh(int dir, const std::string& name, const struct stat& like,
+                  const std::string& shown_as);
+  // A node already made (before the overlay was mounted), counted as made.
+  void note_made() { ++made_; }
+  // `st` is a character device like `like`: the same numbers, mode and owner.
+  static bool is_like(const struct stat& st, const struct stat& like);
+  // The umask set aside for the nodes given back (before the command starts).
+  void restore_umask();
+
   std::size_t made() const { return made_; }
   std::size_t bound() const { return bound_; }
   // "" while mknodat is used (or untried); else why this run binds instead.
@@ -49,5 +65,15 @@ class DevNodeMaker {
   std::size_t made_ = 0, bound_ = 0;
   std::string refused_;
 };
+
+// Before an overlay of the tree is mounted: the device nodes (`nodes`, the tree's
+// paths of the snapshot's, made like this machine's /dev/null) and the basic
+// devices made straight in its upper layer `upper` (plain calls of a tmpfs),
+// each over the lower layer's placeholder, the folders on the way made as the
+// lower's are. Through the mounted overlay each would cost a whiteout and a node
+// made over it. Nothing where `maker` may not make nodes; what is not made here is
+// made (or bound) through the overlay later.
+void make_nodes_in_upper(int lower, int upper, const std::vector<std::string>& nodes,
+                         DevNodeMaker& maker);
 
 }  // namespace hwaccel

@@ -328,8 +328,13 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& m
     }
     const std::string name = base_name(node.path);
     struct stat st {};
-    if (!dir.ok() || ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISREG(st.st_mode)) {
+    const bool there =
+        dir.ok() && ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (there && DevNodeMaker::is_like(st, null_dev)) {  // made before the overlay was mounted
+      maker.note_made();
+      continue;
+    }
+    if (!there || !S_ISREG(st.st_mode)) {
       uncovered.push_back(node.path + " (character device): " +
                           (dir_why.empty() ? "no placeholder in the tree" : dir_why));
       continue;
