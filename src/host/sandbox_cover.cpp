@@ -116,6 +116,7 @@ bool cover_dev(const SandboxSpec& spec, int tree, DevNodeMaker& maker,
     if (!maker.make(dev.get(), name, real, st, real, why))
       uncovered.push_back(real + " (basic device): " + why);
   }
+  maker.restore_umask();  // /dev/shm and the rest made under the caller's umask
   // A /dev/shm of its own, as a host's is (this machine's holds other programs'
   // files, and the tree cache); a tree cached there is put at its path in it.
   Fd shm = open_in_tree(tree, "/dev/shm", Walk::make_dirs, why);

@@ -27,6 +27,11 @@ void DevNodeMaker::restore_umask() {
   umask_set_ = false;
 }
 
+void DevNodeMaker::clear_umask() {
+  if (!umask_set_) old_umask_ = ::umask(0);
+  umask_set_ = true;
+}
+
 bool DevNodeMaker::is_like(const struct stat& st, const struct stat& like) {
   return S_ISCHR(st.st_mode) && st.st_rdev == like.st_rdev &&
          (st.st_mode & 07777) == (like.st_mode & 07777) && st.st_uid == like.st_uid &&
@@ -36,10 +41,7 @@ bool DevNodeMaker::is_like(const struct stat& st, const struct stat& like) {
 bool DevNodeMaker::make_fresh(int dir, const std::string& name, const struct stat& like,
                               const std::string& shown_as) {
   if (!refused_.empty() || !S_ISCHR(like.st_mode)) return false;
-  if (!umask_set_) {
-    old_umask_ = ::umask(0);  // it would take bits off the mode
-    umask_set_ = true;
-  }
+  clear_umask();
   if (::mknodat(dir, name.c_str(), S_IFCHR | (like.st_mode & 07777), like.st_rdev) != 0) {
     // EPERM in a user namespace (no CAP_MKNOD in the initial one): the binds.
     refused_ = "mknod " + shown_as + ": " + std::strerror(errno);
@@ -91,9 +93,10 @@ bool DevNodeMaker::bind_at(int dir, const std::string& name, const std::string& 
 }
 
 bool DevNodeMaker::make(int dir, const std::string& name, const std::string& real,
-                        const struct stat& like, const std::string& shown_as, std::string& why) {
+                        const struct stat& like, const std::string& shown_as, std::string& why,
+                        bool mknod_here) {
   // Only a character device is made; anything else of this machine is bound.
-  if (refused_.empty() && S_ISCHR(like.st_mode)) {
+  if (refused_.empty() && mknod_here && S_ISCHR(like.st_mode)) {
     // A node on a nodev mount cannot be opened (EACCES): bound there instead. Every
     // folder given is the tree's, on its one mount: asked once.
     if (!nodev_asked_) {
@@ -147,13 +150,15 @@ void make_nodes_in_upper(int lower, int upper, const std::vector<std::string>& n
   if (!maker.refused().empty() || ::stat("/dev/null", &null_dev) != 0 || !S_ISCHR(null_dev.st_mode))
     return;
   std::vector<std::pair<std::string, struct stat>> wanted;  // the tree's path, like what
-  for (const auto& path : nodes) wanted.emplace_back(path, null_dev);
+  maker.clear_umask();  // the folders too are made with the lower's modes
+  for (const auto& path : nodes)
+    if (parent_dir(path) == "/dev") wanted.emplace_back(path, null_dev);
+  const std::size_t placeholders = wanted.size();
   for (const char* name : kBasicDevices) {
     const std::string real = std::string("/dev/") + name;
     struct stat st {};
     if (::stat(real.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) wanted.emplace_back(real, st);
   }
-  const std::size_t placeholders = nodes.size();
   std::string dir_path, why;
   Fd lower_dir, upper_dir;
   for (std::size_t i = 0; i < wanted.size(); ++i) {
@@ -171,8 +176,9 @@ void make_nodes_in_upper(int lower, int upper, const std::vector<std::string>& n
     const bool present = ::fstatat(lower_dir.get(), name.c_str(), &there, AT_SYMLINK_NOFOLLOW) == 0;
     if (i < placeholders ? !present || !S_ISREG(there.st_mode) : present && S_ISDIR(there.st_mode))
       continue;
-    if (!maker.make_fresh(upper_dir.get(), name, like, path)) return;
+    if (!maker.make_fresh(upper_dir.get(), name, like, path)) break;
   }
+  maker.restore_umask();
 }
 
 }  // namespace hwaccel

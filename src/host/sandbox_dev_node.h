@@ -35,8 +35,10 @@ class DevNodeMaker {
   // first mknodat refused, or a folder on a nodev mount, turns to binds for the rest
   // (`refused` says why). False and `why` (naming `shown_as`, the command's path)
   // when neither works; a plain file may then stay there.
+  // `mknod_here` false: bound, even where nodes could be made (a folder of an
+  // overlay that a node would copy up, see make_dev_nodes).
   bool make(int dir, const std::string& name, const std::string& real, const struct stat& like,
-            const std::string& shown_as, std::string& why);
+            const std::string& shown_as, std::string& why, bool mknod_here = true);
 
   // `name` made in `dir` (nothing there yet, no nodev check: an overlay's upper
   // layer before the overlay is mounted) like `like`; false (and refused() says
@@ -47,7 +49,10 @@ class DevNodeMaker {
   void note_made() { ++made_; }
   // `st` is a character device like `like`: the same numbers, mode and owner.
   static bool is_like(const struct stat& st, const struct stat& like);
-  // The umask set aside for the nodes given back (before the command starts).
+  // The umask set aside (it would take bits off the modes given) until
+  // restore_umask, which gives it back: called as soon as the nodes are made
+  // (anything else the run makes is made under the caller's umask, as before).
+  void clear_umask();
   void restore_umask();
 
   std::size_t made() const { return made_; }
@@ -72,7 +77,10 @@ class DevNodeMaker {
 // each over the lower layer's placeholder, the folders on the way made as the
 // lower's are. Through the mounted overlay each would cost a whiteout and a node
 // made over it. Nothing where `maker` may not make nodes; what is not made here is
-// made (or bound) through the overlay later.
+// made (or bound) through the overlay later. Only nodes directly in /dev: that
+// folder is merged from both layers anyway (the basic devices are made there); a
+// folder below it made in the upper layer would be merged too, and an overlay
+// gives a merged folder the link count 1, not the one written (2 and more).
 void make_nodes_in_upper(int lower, int upper, const std::vector<std::string>& nodes,
                          DevNodeMaker& maker);
 

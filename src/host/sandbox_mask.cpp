@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -22,6 +23,9 @@
 
 namespace hwaccel {
 namespace {
+
+// statfs(2)'s f_type of an overlay (linux/magic.h: OVERLAYFS_SUPER_MAGIC).
+constexpr long kOverlayMagic = 0x794c7630;
 
 std::string err(const std::string& what) {
   return what + ": " + std::strerror(errno);
@@ -317,6 +321,11 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& m
     return;
   }
   const std::size_t made_before = maker.made(), bound_before = maker.bound();
+  // In a folder below /dev of the cached tree's overlay, a node made would copy the
+  // folder up: merged from both layers, it would count 1 link, not the written 2 or
+  // more. Bound there (sandbox_dev_node.h); /dev itself is merged anyway.
+  struct statfs tree_fs {};
+  const bool overlay = ::fstatfs(tree, &tree_fs) == 0 && tree_fs.f_type == kOverlayMagic;
   // The nodes' folder, walked once for a run of nodes in it (all of /dev, mostly).
   std::string dir_path, dir_why;
   Fd dir;
@@ -340,10 +349,12 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& m
       continue;
     }
     std::string why;
-    if (!maker.make(dir.get(), name, "/dev/null", null_dev, node.path, why))
+    if (!maker.make(dir.get(), name, "/dev/null", null_dev, node.path, why,
+                    !overlay || dir_path == "/dev"))
       uncovered.push_back(node.path + " (character device): " + why +
                           " (an empty plain file instead)");
   }
+  maker.restore_umask();  // what is made next is made as before
   const auto numbers =
       std::to_string(major(null_dev.st_rdev)) + ":" + std::to_string(minor(null_dev.st_rdev));
   if (const auto made = maker.made() - made_before; made > 0)

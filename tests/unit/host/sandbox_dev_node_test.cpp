@@ -122,15 +122,16 @@ TEST_F(SandboxDevNode, MadeWithTheSameNumbersModeAndOwnerWhereMknodIsAllowed) {
   EXPECT_EQ(code, 0);
 }
 
-// Before an overlay is mounted: the nodes made straight in its upper layer, over
-// the lower layer's placeholders, the folders on the way made as the lower's are;
-// a node without a plain placeholder, and anything below a link, left to later.
+// Before an overlay is mounted: the nodes directly in /dev made straight in its
+// upper layer, over the lower layer's placeholders, /dev made there as the lower's
+// is; a node without a plain placeholder, one below a link, and one in a folder
+// below /dev left to later.
 int made_in_upper(const std::string& base, const struct stat& like) {
   namespace fs = std::filesystem;
   const std::string lower = base + "/lower", upper = base + "/upper";
   fs::create_directories(lower + "/dev/dri");
   fs::create_directories(upper);
-  ::chmod((lower + "/dev/dri").c_str(), 0750);
+  ::chmod((lower + "/dev").c_str(), 0755);
   for (const char* f : {"/dev/nvidia0", "/dev/dri/card0", "/dev/full"})
     std::ofstream(lower + f) << "";
   fs::create_symlink("/etc", lower + "/dev/linked");
@@ -146,15 +147,17 @@ int made_in_upper(const std::string& base, const struct stat& like) {
   if (maker.made() == 0) return 78;
   maker.restore_umask();
   if (::umask(before) != 077) return 1;
-  for (const char* f : {"/dev/nvidia0", "/dev/dri/card0", "/dev/null"})
+  for (const char* f : {"/dev/nvidia0", "/dev/null"})
     if (int bad = like_device(upper + f, like)) return bad;
   struct stat st {
   }, real{};
   if (::stat("/dev/full", &real) == 0 && S_ISCHR(real.st_mode) &&
       like_device(upper + "/dev/full", real) != 0)
     return 2;
-  if (::stat((upper + "/dev/dri").c_str(), &st) != 0 || (st.st_mode & 07777) != 0750) return 3;
-  for (const char* f : {"/dev/nvidiactl", "/dev/linked", "/dev/missing"})
+  if (::stat((upper + "/dev").c_str(), &st) != 0 || (st.st_mode & 07777) != 0755) return 3;
+  // Only nodes directly in /dev: a folder below it made there would be merged (its
+  // link count 1 in the overlay).
+  for (const char* f : {"/dev/nvidiactl", "/dev/linked", "/dev/missing", "/dev/dri"})
     if (::lstat((upper + f).c_str(), &st) == 0) return 4;
   // Found later through the overlay: counted as made, not made again.
   if (::lstat((upper + "/dev/nvidia0").c_str(), &st) != 0 || !DevNodeMaker::is_like(st, like))
