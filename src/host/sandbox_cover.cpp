@@ -104,14 +104,8 @@ bool cover_dev(const SandboxSpec& spec, int tree, DevNodeMaker& maker,
   struct stat st {};
   for (const char* name : kBasicDevices) {
     std::string real = std::string("/dev/") + name;
-    if (::stat(real.c_str(), &st) != 0) continue;
-    // Made before the tree's overlay was mounted (make_nodes_in_upper).
-    struct stat there {};
-    if (::fstatat(dev.get(), name, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
-        DevNodeMaker::is_like(there, st)) {
-      maker.note_made();
-      continue;
-    }
+    if (maker.premade(real)) continue;  // before the tree's overlay was mounted
+    if (::stat(real.c_str(), &st) != 0) continue;  // before the tree's overlay was mounted
     // Whatever the snapshot put there (a link included) gives way to the device.
     if (!maker.make(dev.get(), name, real, st, real, why))
       uncovered.push_back(real + " (basic device): " + why);

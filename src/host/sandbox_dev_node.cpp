@@ -14,7 +14,8 @@
 
 namespace hwaccel {
 
-DevNodeMaker::DevNodeMaker(bool allow_mknod) : allow_(allow_mknod) {
+DevNodeMaker::DevNodeMaker(bool allow_mknod)
+    : allow_(allow_mknod), uid_(::geteuid()), gid_(::getegid()) {
   if (!allow_) refused_ = "device nodes are bound, as asked";
 }
 
@@ -48,7 +49,7 @@ bool DevNodeMaker::make_fresh(int dir, const std::string& name, const struct sta
     return false;
   }
   // Made as this process's user and group; this machine's may be another.
-  if ((like.st_uid != ::geteuid() || like.st_gid != ::getegid()) &&
+  if ((like.st_uid != uid_ || like.st_gid != gid_) &&
       ::fchownat(dir, name.c_str(), like.st_uid, like.st_gid, AT_SYMLINK_NOFOLLOW) != 0) {
     refused_ = "chown " + shown_as + ": " + std::strerror(errno);
     ::unlinkat(dir, name.c_str(), 0);
@@ -177,6 +178,7 @@ void make_nodes_in_upper(int lower, int upper, const std::vector<std::string>& n
     if (i < placeholders ? !present || !S_ISREG(there.st_mode) : present && S_ISDIR(there.st_mode))
       continue;
     if (!maker.make_fresh(upper_dir.get(), name, like, path)) break;
+    maker.note_made(path);
   }
   maker.restore_umask();
 }

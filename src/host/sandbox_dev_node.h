@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,12 @@ class DevNodeMaker {
   // why, for the rest too) where mknodat or chown is refused.
   bool make_fresh(int dir, const std::string& name, const struct stat& like,
                   const std::string& shown_as);
-  // A node already made (before the overlay was mounted), counted as made.
-  void note_made() { ++made_; }
+  // A node made before the overlay was mounted (make_nodes_in_upper), at the
+  // tree's `path`: counted as made, not asked again.
+  void note_made(const std::string& path) { premade_.insert(path); }
+  bool premade(const std::string& path) const { return premade_.count(path) != 0; }
+  // The overlay could not be mounted after all: nothing of it counts.
+  void forget_premade() { premade_.clear(); }
   // `st` is a character device like `like`: the same numbers, mode and owner.
   static bool is_like(const struct stat& st, const struct stat& like);
   // The umask set aside (it would take bits off the modes given) until
@@ -67,8 +72,11 @@ class DevNodeMaker {
   bool allow_;
   bool nodev_asked_ = false, umask_set_ = false;
   mode_t old_umask_ = 0;
+  uid_t uid_;
+  gid_t gid_;
   std::size_t made_ = 0, bound_ = 0;
   std::string refused_;
+  std::set<std::string> premade_;
 };
 
 // Before an overlay of the tree is mounted: the device nodes (`nodes`, the tree's

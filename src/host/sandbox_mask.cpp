@@ -321,6 +321,7 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& m
     return;
   }
   const std::size_t made_before = maker.made(), bound_before = maker.bound();
+  std::size_t premade = 0;
   // In a folder below /dev of the cached tree's overlay, a node made would copy the
   // folder up: merged from both layers, it would count 1 link, not the written 2 or
   // more. Bound there (sandbox_dev_node.h); /dev itself is merged anyway.
@@ -335,15 +336,14 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& m
       dir_why.clear();
       dir = open_in_tree(tree, dir_path, Walk::open, dir_why);
     }
-    const std::string name = base_name(node.path);
-    struct stat st {};
-    const bool there =
-        dir.ok() && ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
-    if (there && DevNodeMaker::is_like(st, null_dev)) {  // made before the overlay was mounted
-      maker.note_made();
+    if (maker.premade(node.path)) {  // made before the overlay was mounted
+      ++premade;
       continue;
     }
-    if (!there || !S_ISREG(st.st_mode)) {
+    const std::string name = base_name(node.path);
+    struct stat st {};
+    if (!dir.ok() || ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode)) {
       uncovered.push_back(node.path + " (character device): " +
                           (dir_why.empty() ? "no placeholder in the tree" : dir_why));
       continue;
@@ -357,7 +357,7 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& m
   maker.restore_umask();  // what is made next is made as before
   const auto numbers =
       std::to_string(major(null_dev.st_rdev)) + ":" + std::to_string(minor(null_dev.st_rdev));
-  if (const auto made = maker.made() - made_before; made > 0)
+  if (const auto made = maker.made() - made_before + premade; made > 0)
     covered.push_back(std::to_string(made) + " device node(s): made (mknod) with this machine's " +
                       "/dev/null's numbers and mode (a character device " + numbers +
                       " that reaches no driver), not the driver's");

@@ -199,6 +199,7 @@ struct Command {
     overlaid = true;
     if (auto failed = overlay_cached_tree(spec, nodes); !failed.empty()) {
       overlaid = false;
+      nodes.forget_premade();
       say("the cached tree cannot be laid under an overlay here (" + failed +
           "): written anew, in memory");
       if (!spec.fresh_plan) {

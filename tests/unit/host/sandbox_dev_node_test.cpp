@@ -159,9 +159,14 @@ int made_in_upper(const std::string& base, const struct stat& like) {
   // link count 1 in the overlay).
   for (const char* f : {"/dev/nvidiactl", "/dev/linked", "/dev/missing", "/dev/dri"})
     if (::lstat((upper + f).c_str(), &st) == 0) return 4;
-  // Found later through the overlay: counted as made, not made again.
+  // Known later as made (through the overlay: not made again, not asked again).
   if (::lstat((upper + "/dev/nvidia0").c_str(), &st) != 0 || !DevNodeMaker::is_like(st, like))
     return 5;
+  if (!maker.premade("/dev/nvidia0") || !maker.premade("/dev/null") ||
+      maker.premade("/dev/dri/card0") || maker.premade("/dev/nvidiactl"))
+    return 6;
+  maker.forget_premade();
+  if (maker.premade("/dev/nvidia0")) return 7;
   return 0;
 }
 
