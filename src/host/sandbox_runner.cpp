@@ -194,7 +194,7 @@ struct Command {
   bool overlaid = false;
   // /dev's device nodes: made (mknodat) where this process may, else bound. Its
   // umask is set aside while they are made, given back before the command starts.
-  DevNodeMaker nodes(spec.mknod_dev_nodes);
+  DevNodeMaker nodes;
   if (why.empty() && !spec.overlay_scratch.empty()) {
     overlaid = true;
     if (auto failed = overlay_cached_tree(spec, nodes); !failed.empty()) {

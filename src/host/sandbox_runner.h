@@ -50,9 +50,6 @@ struct SandboxSpec {
   std::string shim_paths = "/.hwsim/paths";  // where in the tree those shims are (only they)
   std::string shim_dir = "/.hwsim/bin";      // the tree's shims run by name
   std::vector<DevNode> dev_nodes;            // tree placeholders made character devices
-  // Device nodes (those and the basic ones) made with mknodat where the process may;
-  // false: this machine's bound over plain files, as where it may not (tests).
-  bool mknod_dev_nodes = true;
   MaskSpec masks;  // this machine's paths hidden or shown (sandbox_mask.h)
   // Tools recorded as not found that this machine has: name -> its real paths. Where
   // all of them are hidden, the tree's stand-in shim (exit 127) is removed too, so a
