@@ -59,18 +59,51 @@ std::string absolute(const std::string& dir, const std::string& cwd) {
   return !dir.empty() && dir[0] == '/' ? dir : cwd + "/" + dir;
 }
 
+// Where `name` is on `search` (a PATH), in one walk of it: a copy in each of its
+// absolute folders (a folder named twice, twice), and what a PATH search runs
+// (find_executable: the first executable copy, else the first file), asked again
+// of the folders that hold one only.
+struct OnPath {
+  std::optional<std::string> found;
+  std::vector<std::string> absolute;
+};
+
+OnPath on_path(const std::string& name, const std::string& search) {
+  OnPath out;
+  std::map<std::string, std::optional<std::string>, std::less<>> seen;
+  std::string holding;
+  std::size_t at = 0;
+  while (at <= search.size()) {
+    auto colon = search.find(':', at);
+    std::string dir =
+        search.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+    at = colon == std::string::npos ? search.size() + 1 : colon + 1;
+    if (dir.empty()) continue;
+    auto [it, fresh] = seen.try_emplace(dir);
+    if (fresh) it->second = find_executable(name, dir);
+    if (!it->second) continue;
+    if (dir[0] == '/') out.absolute.push_back(*it->second);
+    if (fresh) holding += (holding.empty() ? "" : ":") + dir;
+  }
+  if (!holding.empty()) out.found = find_executable(name, holding);
+  return out;
+}
+
 // Tools the snapshot records as not found that this machine would run from the
 // simulated PATH (its real folders come after the shims): they get a shim that
-// answers as a missing command does, so the real one does not run.
-std::set<std::string> real_tools_to_hide(const std::set<std::string>& missing,
-                                         const std::string& path) {
-  std::set<std::string> hide;
+// answers as a missing command does, so the real one does not run. Each, with
+// every copy of it in PATH's folders (SandboxSpec::hidden_tools).
+std::map<std::string, std::vector<std::string>> real_tools_to_hide(
+    const std::set<std::string>& missing, const std::string& path) {
+  std::map<std::string, std::vector<std::string>> hide;
   for (const auto& name : missing) {
-    if (auto real = find_executable(name, path)) {
-      std::cerr << "hwsim run: " << name << " is recorded as not found; this machine has " << *real
+    OnPath real = on_path(name, path);
+    if (real.found) {
+      std::cerr << "hwsim run: " << name << " is recorded as not found; this machine has "
+                << *real.found
                 << ": hidden (without a namespace: a shim answers in its place, exit 127, \""
                 << name << ": not found\")\n";
-      hide.insert(name);
+      hide[name] = std::move(real.absolute);
     }
   }
   return hide;
@@ -83,22 +116,6 @@ MaskSpec container_markers(const sim::RunPlan& plan) {
   masks.show = plan.markers_shown;
   masks.hide = plan.markers_hidden;
   return masks;
-}
-
-// Each folder of `search` (a PATH) that holds an executable `name`.
-std::vector<std::string> all_on_path(const std::string& name, const std::string& search) {
-  std::vector<std::string> found;
-  std::size_t at = 0;
-  while (at <= search.size()) {
-    auto colon = search.find(':', at);
-    std::string dir =
-        search.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
-    if (!dir.empty() && dir[0] == '/')
-      if (auto real = find_executable(name, dir)) found.push_back(*real);
-    if (colon == std::string::npos) break;
-    at = colon + 1;
-  }
-  return found;
 }
 
 // The snapshot's character devices in /dev. Each becomes this machine's /dev/null
@@ -413,7 +430,9 @@ int RunCommand::run() const {
   LiveHost live;
   const auto here = live.environment();
   const auto real_path = sim::run_environment(run_plan.device_view, here, "").at("PATH");
-  const auto hide = real_tools_to_hide(run_plan.tools_missing, real_path);
+  const auto hidden_tools = real_tools_to_hide(run_plan.tools_missing, real_path);
+  std::set<std::string> hide;
+  for (const auto& [name, copies] : hidden_tools) hide.insert(name);
   const sim::ShimHelpers helpers = shim_helpers();
   // The emulator: in a tree on disk a link to this program; in the namespace a
   // placeholder this program is bound over, its log bound from outside.
@@ -509,7 +528,7 @@ int RunCommand::run() const {
   simulate_vulkan(run_plan.vulkan_driver, run_plan.tools_missing.contains("vulkaninfo"), spec,
                   real_path, args->verbose);
   spec.dev_nodes = dev_nodes(run_plan, args->verbose);
-  for (const auto& name : hide) spec.hidden_tools[name] = all_on_path(name, real_path);
+  spec.hidden_tools = hidden_tools;
   if (!args->no_namespace) say_limits(run_plan, args->verbose);
 
   if (!log_dir.empty()) {

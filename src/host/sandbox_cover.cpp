@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "src/host/sandbox_dev_node.h"
 #include "src/host/sandbox_namespace.h"
 #include "src/vocabulary/path.h"
 
@@ -91,9 +92,9 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
 }
 
 // /dev of the simulated host, plus what any program needs to run at all.
-bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
-               std::vector<std::string>& covered) {
-  make_dev_nodes(tree, spec.dev_nodes, uncovered, covered);
+bool cover_dev(const SandboxSpec& spec, int tree, DevNodeMaker& maker,
+               std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
+  make_dev_nodes(tree, spec.dev_nodes, maker, uncovered, covered);
   std::string why;
   Fd dev = open_in_tree(tree, "/dev", Walk::make_dirs, why);
   if (!dev.ok()) {
@@ -101,36 +102,15 @@ bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& unco
     return false;
   }
   struct stat st {};
-  for (const char* name : {"null", "zero", "full", "random", "urandom", "tty"}) {
+  for (const char* name : kBasicDevices) {
     std::string real = std::string("/dev/") + name;
-    if (!exists(real)) continue;
-    // Whatever the snapshot put there (a link included) gives way to a plain file.
-    auto create = [&] {
-      return Fd(
-          ::openat(dev.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666));
-    };
-    Fd made = create();
-    if (!made.ok() && errno == EEXIST && ::unlinkat(dev.get(), name, 0) == 0) made = create();
-    // The plain file just made (O_EXCL: never a link) takes the bind as it is.
-    if (made.ok()) {
-      if (::mount(real.c_str(), made.proc_path().c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
-        uncovered.push_back(real + " (basic device): mount --bind " + real + " (onto the tree's " +
-                            real + "): " + std::strerror(errno));
-      continue;
-    }
-    // Opened in the folder already open, as open_in_tree would (never through a link).
-    Fd onto(::openat(dev.get(), name, O_PATH | O_NOFOLLOW | O_CLOEXEC));
-    if (!onto.ok() || ::fstat(onto.get(), &st) != 0)
-      uncovered.push_back(real + " (basic device): the tree's " + real + ": " +
-                          std::strerror(errno));
-    else if (S_ISLNK(st.st_mode))
-      uncovered.push_back(real + " (basic device): the tree's " + real +
-                          " is a symbolic link (never followed)");
-    else if (::mount(real.c_str(), onto.proc_path().c_str(), nullptr, MS_BIND | MS_REC, nullptr) !=
-             0)
-      uncovered.push_back(real + " (basic device): mount --bind " + real + " (onto the tree's " +
-                          real + "): " + std::strerror(errno));
+    if (maker.premade(real)) continue;  // before the tree's overlay was mounted
+    if (::stat(real.c_str(), &st) != 0) continue;  // before the tree's overlay was mounted
+    // Whatever the snapshot put there (a link included) gives way to the device.
+    if (!maker.make(dev.get(), name, real, st, real, why))
+      uncovered.push_back(real + " (basic device): " + why);
   }
+  maker.restore_umask();  // /dev/shm and the rest made under the caller's umask
   // A /dev/shm of its own, as a host's is (this machine's holds other programs'
   // files, and the tree cache); a tree cached there is put at its path in it.
   Fd shm = open_in_tree(tree, "/dev/shm", Walk::make_dirs, why);

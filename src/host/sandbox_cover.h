@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/host/sandbox_dev_node.h"
 #include "src/host/sandbox_runner.h"
 #include "src/host/tree_fd.h"
 
@@ -23,8 +24,8 @@ bool bind_from_tree(int tree, const std::string& rel, const std::string& target,
 
 // /dev of the simulated host, plus what any program needs to run at all. True when
 // the tree's /dev is bound over this machine's.
-bool cover_dev(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,
-               std::vector<std::string>& covered);
+bool cover_dev(const SandboxSpec& spec, int tree, DevNodeMaker& nodes,
+               std::vector<std::string>& uncovered, std::vector<std::string>& covered);
 
 // The recorded /proc paths over the real ones (docs/hwsim.md: what procfs allows).
 void cover_proc(const SandboxSpec& spec, int tree, std::vector<std::string>& uncovered,

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -16,11 +17,15 @@
 #include <set>
 #include <utility>
 
+#include "src/host/sandbox_dev_node.h"
 #include "src/host/tree_fd.h"
 #include "src/vocabulary/path.h"
 
 namespace hwaccel {
 namespace {
+
+// statfs(2)'s f_type of an overlay (linux/magic.h: OVERLAYFS_SUPER_MAGIC).
+constexpr long kOverlayMagic = 0x794c7630;
 
 std::string err(const std::string& what) {
   return what + ": " + std::strerror(errno);
@@ -302,9 +307,26 @@ void MaskScratch::detach_copy() const {
         MNT_DETACH);
 }
 
-void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
+void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& maker,
                     std::vector<std::string>& uncovered, std::vector<std::string>& covered) {
-  std::size_t bound = 0;
+  if (nodes.empty()) return;
+  // Never a node with the driver's numbers: on this machine that major may be a
+  // real driver (nvidia's 195, or whatever took a dynamic one), which the command
+  // could then open. This machine's /dev/null is a character device that reaches
+  // nothing (reads end at once, writes vanish); a program comparing majors sees 1:3.
+  struct stat null_dev {};
+  if (::stat("/dev/null", &null_dev) != 0) {
+    for (const auto& node : nodes)
+      uncovered.push_back(node.path + " (character device): " + err("stat /dev/null"));
+    return;
+  }
+  const std::size_t made_before = maker.made(), bound_before = maker.bound();
+  std::size_t premade = 0;
+  // In a folder below /dev of the cached tree's overlay, a node made would copy the
+  // folder up: merged from both layers, it would count 1 link, not the written 2 or
+  // more. Bound there (sandbox_dev_node.h); /dev itself is merged anyway.
+  struct statfs tree_fs {};
+  const bool overlay = ::fstatfs(tree, &tree_fs) == 0 && tree_fs.f_type == kOverlayMagic;
   // The nodes' folder, walked once for a run of nodes in it (all of /dev, mostly).
   std::string dir_path, dir_why;
   Fd dir;
@@ -314,32 +336,37 @@ void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
       dir_why.clear();
       dir = open_in_tree(tree, dir_path, Walk::open, dir_why);
     }
-    const std::string& why = dir_why;
+    if (maker.premade(node.path)) {  // made before the overlay was mounted
+      ++premade;
+      continue;
+    }
     const std::string name = base_name(node.path);
     struct stat st {};
     if (!dir.ok() || ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
         !S_ISREG(st.st_mode)) {
-      uncovered.push_back(
-          node.path + " (character device): " + (why.empty() ? "no placeholder in the tree" : why));
+      uncovered.push_back(node.path + " (character device): " +
+                          (dir_why.empty() ? "no placeholder in the tree" : dir_why));
       continue;
     }
-    // Never a node with the driver's numbers: on this machine that major may be a
-    // real driver (nvidia's 195, or whatever took a dynamic one), which the command
-    // could then open. This machine's /dev/null is a character device that reaches
-    // nothing (reads end at once, writes vanish); a program comparing majors sees 1:3.
-    Fd placeholder(::openat(dir.get(), name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-    std::string bind_why;
-    if (placeholder.ok() && bind("/dev/null", placeholder.proc_path(), bind_why)) {
-      ++bound;
-    } else {
-      uncovered.push_back(node.path + " (character device): " + bind_why +
+    std::string why;
+    if (!maker.make(dir.get(), name, "/dev/null", null_dev, node.path, why,
+                    !overlay || dir_path == "/dev"))
+      uncovered.push_back(node.path + " (character device): " + why +
                           " (an empty plain file instead)");
-    }
   }
-  if (bound > 0)
+  maker.restore_umask();  // what is made next is made as before
+  const auto numbers =
+      std::to_string(major(null_dev.st_rdev)) + ":" + std::to_string(minor(null_dev.st_rdev));
+  if (const auto made = maker.made() - made_before + premade; made > 0)
+    covered.push_back(std::to_string(made) + " device node(s): made (mknod) with this machine's " +
+                      "/dev/null's numbers and mode (a character device " + numbers +
+                      " that reaches no driver), not the driver's");
+  if (const auto bound = maker.bound() - bound_before; bound > 0)
     covered.push_back(std::to_string(bound) +
                       " device node(s): each this machine's /dev/null bound in (a character "
-                      "device 1:3 that reaches no driver), not the driver's numbers");
+                      "device " +
+                      numbers + " that reaches no driver), not the driver's numbers" +
+                      (maker.refused().empty() ? "" : " (not made: " + maker.refused() + ")"));
 }
 
 void apply_masks(int tree, MaskScratch& scratch, const MaskSpec& spec, const std::string& cwd,

@@ -9,14 +9,16 @@
 // (chroot(2) where that is refused); the old root is detached, so the command's
 // /proc/self/mountinfo lists only what is in the new one.
 // Device nodes: the tree's placeholders in /dev become character devices that reach
-// no driver of this machine: its /dev/null bound over each (never a mknod with the
-// driver's numbers, which this machine's driver of that major would answer).
+// no driver of this machine: made with /dev/null's numbers and mode where this
+// process may (src/host/sandbox_dev_node.h), else its /dev/null bound over each;
+// never the driver's numbers, which this machine's driver of that major would answer.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "src/host/sandbox_dev_node.h"
 #include "src/host/tree_fd.h"
 
 namespace hwaccel {
@@ -80,9 +82,10 @@ class MaskScratch {
   std::string root_path_, root_failed_;
 };
 
-// Before /dev is bound: each node's placeholder in the tree becomes this machine's
-// /dev/null (a character device 1:3). Lines for what could not be made go to `uncovered`.
-void make_dev_nodes(int tree, const std::vector<DevNode>& nodes,
+// Before /dev is bound: each node's placeholder in the tree becomes a character
+// device like this machine's /dev/null (1:3): made by `maker`, or /dev/null bound
+// over it. Lines for what could not be made go to `uncovered`.
+void make_dev_nodes(int tree, const std::vector<DevNode>& nodes, DevNodeMaker& maker,
                     std::vector<std::string>& uncovered, std::vector<std::string>& covered);
 
 // After every other mount: hides and shows the paths, entering a new root when

@@ -20,6 +20,7 @@
 #include "src/host/mount_table.h"
 #include "src/host/process_runner.h"
 #include "src/host/sandbox_cover.h"
+#include "src/host/sandbox_dev_node.h"
 #include "src/host/sandbox_init.h"
 #include "src/host/sandbox_namespace.h"
 #include "src/host/tree_fd.h"
@@ -47,7 +48,7 @@ void say(const std::string& text) {
 
 // The cached tree, read-only below a writable overlay whose upper layer is a
 // tmpfs on the run's own folder. "" or why not.
-std::string overlay_cached_tree(const SandboxSpec& spec) {
+std::string overlay_cached_tree(const SandboxSpec& spec, DevNodeMaker& nodes) {
   if (::mount("tmpfs", spec.overlay_scratch.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") !=
       0)
     return std::string("mount tmpfs: ") + std::strerror(errno);
@@ -56,6 +57,13 @@ std::string overlay_cached_tree(const SandboxSpec& spec) {
   if (!scratch.ok() || !lower.ok()) return std::string("open: ") + std::strerror(errno);
   if (::mkdirat(scratch.get(), "u", 0755) != 0 || ::mkdirat(scratch.get(), "w", 0700) != 0)
     return std::string("mkdir (overlay layers): ") + std::strerror(errno);
+  // /dev's nodes made in the upper layer while it is a plain folder (sandbox_dev_node.h).
+  if (Fd upper(::openat(scratch.get(), "u", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      upper.ok()) {
+    std::vector<std::string> paths;
+    for (const auto& node : spec.dev_nodes) paths.push_back(node.path);
+    make_nodes_in_upper(lower.get(), upper.get(), paths, nodes);
+  }
   const std::string options = "lowerdir=" + lower.proc_path() + ",upperdir=" + scratch.proc_path() +
                               "/u,workdir=" + scratch.proc_path() + "/w";
   if (::mount("overlay", spec.tree.c_str(), "overlay", MS_NOSUID, options.c_str()) != 0)
@@ -184,10 +192,14 @@ struct Command {
   if (why.empty() && ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     why = std::string("making / private: ") + std::strerror(errno);
   bool overlaid = false;
+  // /dev's device nodes: made (mknodat) where this process may, else bound. Its
+  // umask is set aside while they are made, given back before the command starts.
+  DevNodeMaker nodes;
   if (why.empty() && !spec.overlay_scratch.empty()) {
     overlaid = true;
-    if (auto failed = overlay_cached_tree(spec); !failed.empty()) {
+    if (auto failed = overlay_cached_tree(spec, nodes); !failed.empty()) {
       overlaid = false;
+      nodes.forget_premade();
       say("the cached tree cannot be laid under an overlay here (" + failed +
           "): written anew, in memory");
       if (!spec.fresh_plan) {
@@ -195,7 +207,7 @@ struct Command {
         ::_exit(125);
       }
       const TreePlan fresh = spec.fresh_plan();
-      if (::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0) {
+      if (::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID, "mode=0700") != 0) {
         say(std::string("error: mount tmpfs on the tree: ") + std::strerror(errno));
         ::_exit(125);
       }
@@ -206,9 +218,9 @@ struct Command {
     }
   } else if (spec.plan) {
     // In memory when we have a namespace: the tree of a big host is thousands of
-    // files, and a disk makes each one cost.
-    if (why.empty() &&
-        ::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0)
+    // files, and a disk makes each one cost. Not nodev: /dev's nodes are made in it
+    // (sandbox_dev_node.h); only a process that may make nodes anyway makes them.
+    if (why.empty() && ::mount("tmpfs", spec.tree.c_str(), "tmpfs", MS_NOSUID, "mode=0700") != 0)
       say(std::string("the tree goes to disk: mount tmpfs: ") + std::strerror(errno));
     if (auto failed = write_tree(*spec.plan, spec.tree); !failed.empty()) {
       say("error: " + failed);
@@ -256,7 +268,9 @@ struct Command {
     } else {
       uncovered.push_back("/sys: " + bind_why);
     }
-    if (sandbox::cover_dev(spec, tree.get(), uncovered, covered)) masks.move_in.push_back("/dev");
+    if (sandbox::cover_dev(spec, tree.get(), nodes, uncovered, covered))
+      masks.move_in.push_back("/dev");
+    nodes.restore_umask();
     sandbox::cover_proc(spec, tree.get(), uncovered, covered);
     sandbox::cover_tools(spec, tree.get(), uncovered, covered);
     // Never this machine's name: the host's, else a placeholder.

@@ -3,9 +3,13 @@
 // `hwsim run`: each is a character device (programs that check the type still see
 // one) whose numbers are /dev/null's, reads end at once and writes go nowhere.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -69,6 +73,50 @@ TEST_P(HwsimRunDevNodes, EverySimulatedNodeReachesNothing) {
   for (const auto& node : recorded)
     EXPECT_TRUE(seen.count(node)) << node << " is not a char device";
   fs::remove_all(dir);
+}
+
+// Both ways of making them give the command the same /dev: as root the nodes are
+// made (mknodat: no mount each, none listed in mountinfo); in a user namespace
+// (`unshare -U -r`: no CAP_MKNOD in the initial one) mknodat is refused and this
+// machine's devices are bound in instead, as before. Each node, and the basic
+// devices, has this machine's numbers and mode either way.
+TEST(HwsimRunDevNodesWays, MadeAsRootBoundInAUserNamespace) {
+  if (!private_mounts_available()) GTEST_SKIP() << "no private mount namespace here";
+  const std::string host = source_path("fixtures/hosts/dgx-h100.yaml");
+  const std::string script =
+      "sh -c 'for n in /dev/nvidia0 /dev/nvidiactl /dev/nvidia-uvm /dev/null /dev/zero "
+      "/dev/full /dev/random /dev/urandom /dev/tty; do stat -L -c \"%n %F %t:%T %a\" $n; done; "
+      "head -c 4 /dev/zero | wc -c; head -c 4 /dev/nvidia0 | wc -c; "
+      "grep -c \" /dev/nvidia0 \" /proc/self/mountinfo'";
+  auto expected = [](const std::string& nodes_in_mountinfo) {
+    std::string out;
+    for (const char* n : {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"})
+      out += std::string(n) + " character special file 1:3 666\n";
+    for (const char* n : {"null", "zero", "full", "random", "urandom", "tty"}) {
+      struct stat st {};
+      if (::stat((std::string("/dev/") + n).c_str(), &st) != 0) continue;
+      char line[128];
+      std::snprintf(line, sizeof line, "/dev/%s character special file %x:%x %o\n", n,
+                    major(st.st_rdev), minor(st.st_rdev), st.st_mode & 07777);
+      out += line;
+    }
+    return out + "4\n0\n" + nodes_in_mountinfo + "\n";
+  };
+  auto root = run_command(bin("hwsim") + " run -v " + host + " -- " + script);
+  ASSERT_FALSE(root.out.empty()) << root.err;
+  if (::geteuid() == 0 && root.err.find("device node(s): made (mknod)") != std::string::npos) {
+    EXPECT_EQ(root.out, expected("0")) << root.err;
+    EXPECT_EQ(root.err.find("bound in"), std::string::npos) << root.err;
+  }
+  auto user = run_command("unshare -U -r " + bin("hwsim") + " run -v " + host + " -- " + script);
+  if (user.out.empty() || user.err.find("no private mount namespace") != std::string::npos)
+    GTEST_SKIP() << "no user namespace with mounts here: " << user.err;
+  EXPECT_EQ(user.out, expected("1")) << user.err;
+  EXPECT_NE(user.err.find("16 device node(s): each this machine's /dev/null bound in (a "
+                          "character device 1:3 that reaches no driver), not the driver's "
+                          "numbers (not made: mknod /dev/"),
+            std::string::npos)
+      << user.err;
 }
 
 std::vector<std::string> fixture_names() {
