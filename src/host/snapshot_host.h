@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/host/host.h"
+#include "src/snapshot/file_index.h"
 #include "src/snapshot/snapshot.h"
 #include "src/snapshot/snapshot_codec.h"
 
@@ -57,6 +58,7 @@ class SnapshotHost : public Host {
 
   Snapshot owned_;            // empty when lent
   const Snapshot& snapshot_;  // owned_, or the lent one
+  FileIndex index_;           // snapshot_.files by exact path
   mutable std::mutex mutex_;
   std::vector<std::vector<std::string>> misses_;
 };
