@@ -21,6 +21,14 @@ SnapshotHost::SnapshotHost(Snapshot snapshot)
 SnapshotHost::SnapshotHost(const Snapshot& snapshot, Lent)
     : snapshot_(snapshot), index_(snapshot_.files) {}
 
+// The index, or the ordered map where the index gave up on a snapshot whose
+// paths crowd its slots (a hostile one: src/snapshot/file_index.h).
+const FileEntry* SnapshotHost::entry_at(const std::string& path, std::uint64_t hash) const {
+  if (!index_.gave_up()) return index_.find(path, hash);
+  auto it = snapshot_.files.find(path);
+  return it == snapshot_.files.end() ? nullptr : &it->second;
+}
+
 bool SnapshotHost::has_children(const std::string& dir) const {
   std::string prefix = dir == "/" ? "/" : dir + "/";
   auto it = snapshot_.files.lower_bound(prefix);
@@ -70,14 +78,14 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
     if (name == "..") {
       current.resize(current.rfind('/') == std::string::npos ? 0 : current.rfind('/'));
       if (hashes.size() > 1) hashes.pop_back();
-      if (!current.empty()) reached = index_.find(current, hashes.back());
+      if (!current.empty()) reached = entry_at(current, hashes.back());
       continue;
     }
     const std::size_t parent = current.size();
     current += '/';
     current += name;
     hashes.push_back(FileIndex::extend(FileIndex::extend(hashes.back(), "/"), name));
-    const FileEntry* e = index_.find(current, hashes.back());
+    const FileEntry* e = entry_at(current, hashes.back());
     bool last = pending.empty();
     if (e && e->kind == FileEntry::Kind::link && (!last || follow_last)) {
       if (++hops > kMaxLinkHops) return make_error(ELOOP, path);
@@ -93,7 +101,7 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
       std::size_t rest = pending.size();
       push_components(target, false);
       std::reverse(pending.begin() + std::ptrdiff_t(rest), pending.end());
-      if (pending.empty() && !current.empty()) reached = index_.find(current, hashes.back());
+      if (pending.empty() && !current.empty()) reached = entry_at(current, hashes.back());
       continue;
     }
     if (!last && e) {
@@ -107,7 +115,7 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
   }
   if (current.empty()) {
     current = "/";
-    reached = index_.find(current);
+    reached = entry_at(current, FileIndex::extend(FileIndex::empty(), current));
   }
   Found found;
   if (reached) {
