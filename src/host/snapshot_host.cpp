@@ -15,9 +15,19 @@ constexpr int kMaxLinkHops = 40;
 
 }  // namespace
 
-SnapshotHost::SnapshotHost(Snapshot snapshot) : owned_(std::move(snapshot)), snapshot_(owned_) {}
+SnapshotHost::SnapshotHost(Snapshot snapshot)
+    : owned_(std::move(snapshot)), snapshot_(owned_), index_(snapshot_.files) {}
 
-SnapshotHost::SnapshotHost(const Snapshot& snapshot, Lent) : snapshot_(snapshot) {}
+SnapshotHost::SnapshotHost(const Snapshot& snapshot, Lent)
+    : snapshot_(snapshot), index_(snapshot_.files) {}
+
+// The index, or the ordered map where the index gave up on a snapshot whose
+// paths crowd its slots (a hostile one: src/snapshot/file_index.h).
+const FileEntry* SnapshotHost::entry_at(const std::string& path, std::uint64_t hash) const {
+  if (!index_.gave_up()) return index_.find(path, hash);
+  auto it = snapshot_.files.find(path);
+  return it == snapshot_.files.end() ? nullptr : &it->second;
+}
 
 bool SnapshotHost::has_children(const std::string& dir) const {
   std::string prefix = dir == "/" ? "/" : dir + "/";
@@ -29,8 +39,9 @@ bool SnapshotHost::has_children(const std::string& dir) const {
 // on the way (/sys/bus/pci/devices/X -> ../../../devices/...) is followed.
 // The names still to walk are views into `path` and into the recorded link
 // targets (never changed while the host lives), and the folder reached so far
-// is one string grown and cut in place: a detection asks hundreds of paths,
-// many through a link, and none of them allocates per component.
+// is one string grown and cut in place, its hash grown with it (one per depth,
+// for ".."): a detection asks hundreds of paths, many through a link, and each
+// folder on the way is one probe of the index, allocating nothing.
 Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool follow_last) const {
   // As normalize_absolute: absolute, no NUL; "." dropped, ".." lexical (clamped at "/").
   if (path.empty() || path.front() != '/' || path.find('\0') != std::string_view::npos)
@@ -56,44 +67,59 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
   std::reverse(pending.begin(), pending.end());
   std::string current;  // "" is "/"
   current.reserve(path.size());
+  std::vector<std::uint64_t> hashes{FileIndex::empty()};  // of `current` at each depth
+  hashes.reserve(pending.size() + 1);
+  const FileEntry* reached = nullptr;  // the entry at `current`, when the last step found it
   int hops = 0;
   while (!pending.empty()) {
     std::string_view name = pending.back();
     pending.pop_back();
+    reached = nullptr;
     if (name == "..") {
       current.resize(current.rfind('/') == std::string::npos ? 0 : current.rfind('/'));
+      if (hashes.size() > 1) hashes.pop_back();
+      if (!current.empty()) reached = entry_at(current, hashes.back());
       continue;
     }
     const std::size_t parent = current.size();
     current += '/';
     current += name;
-    auto it = snapshot_.files.find(current);
+    hashes.push_back(FileIndex::extend(FileIndex::extend(hashes.back(), "/"), name));
+    const FileEntry* e = entry_at(current, hashes.back());
     bool last = pending.empty();
-    if (it != snapshot_.files.end() && it->second.kind == FileEntry::Kind::link &&
-        (!last || follow_last)) {
+    if (e && e->kind == FileEntry::Kind::link && (!last || follow_last)) {
       if (++hops > kMaxLinkHops) return make_error(ELOOP, path);
-      const std::string& target = it->second.target;
-      current.resize(!target.empty() && target.front() == '/' ? 0 : parent);
+      const std::string& target = e->target;
+      if (!target.empty() && target.front() == '/') {
+        current.clear();
+        hashes.resize(1);
+      } else {
+        current.resize(parent);
+        hashes.pop_back();
+      }
       // The target's names go before the rest, its ".." walked as they come.
       std::size_t rest = pending.size();
       push_components(target, false);
       std::reverse(pending.begin() + std::ptrdiff_t(rest), pending.end());
+      if (pending.empty() && !current.empty()) reached = entry_at(current, hashes.back());
       continue;
     }
-    if (!last && it != snapshot_.files.end()) {
+    if (!last && e) {
       // A recorded answer on the way decides: absent or an error stops the walk.
-      const FileEntry& e = it->second;
-      if (e.kind == FileEntry::Kind::absent) return make_error(ENOENT, path);
-      if (e.kind == FileEntry::Kind::error) return make_error(e.error_code, path);
-      if (e.kind == FileEntry::Kind::content || e.kind == FileEntry::Kind::node)
+      if (e->kind == FileEntry::Kind::absent) return make_error(ENOENT, path);
+      if (e->kind == FileEntry::Kind::error) return make_error(e->error_code, path);
+      if (e->kind == FileEntry::Kind::content || e->kind == FileEntry::Kind::node)
         return make_error(ENOTDIR, path);
     }
+    reached = e;
   }
-  if (current.empty()) current = "/";
+  if (current.empty()) {
+    current = "/";
+    reached = entry_at(current, FileIndex::extend(FileIndex::empty(), current));
+  }
   Found found;
-  auto it = snapshot_.files.find(current);
-  if (it != snapshot_.files.end()) {
-    found.entry = &it->second;
+  if (reached) {
+    found.entry = reached;
   } else {
     found.implied_dir = current == "/" || has_children(current);
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/host/host.h"
+#include "src/snapshot/file_index.h"
 #include "src/snapshot/snapshot.h"
 #include "src/snapshot/snapshot_codec.h"
 
@@ -54,9 +55,11 @@ class SnapshotHost : public Host {
   };
   Result<Found> resolve(std::string_view path, bool follow_last) const;
   bool has_children(const std::string& dir) const;
+  const FileEntry* entry_at(const std::string& path, std::uint64_t hash) const;
 
   Snapshot owned_;            // empty when lent
   const Snapshot& snapshot_;  // owned_, or the lent one
+  FileIndex index_;           // snapshot_.files by exact path, unless it gave up
   mutable std::mutex mutex_;
   std::vector<std::vector<std::string>> misses_;
 };

@@ -1,11 +1,13 @@
 #include "src/host/text_file.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 
 #include "src/host/inside_tree.h"
 #include "src/host/terminal.h"
@@ -83,6 +85,25 @@ Result<RegularFile> regular_file_of(int fd, std::string_view shown, bool keep_no
 
 namespace {
 
+// Maps the whole pages of [data, data + size) in one call (MADV_POPULATE_WRITE,
+// Linux 5.14: man 2 madvise) instead of one page fault per 4 KiB as they are
+// first written (the 516 KB snapshot of the DGX H100: 126 faults fewer, about
+// -0.03 ms; issue 37). Only for a large buffer: past malloc's 128 KiB mmap
+// threshold (mallopt(3)) its pages are all fresh. An older kernel's EINVAL
+// leaves the faults.
+void populate_pages(char* data, std::size_t size) {
+#ifdef MADV_POPULATE_WRITE
+  if (size < (std::size_t(128) << 10)) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto first = (reinterpret_cast<std::uintptr_t>(data) + page - 1) & ~(page - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(data) + size) & ~(page - 1);
+  if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE);
+#else
+  (void)data;
+  (void)size;
+#endif
+}
+
 // Reads an opened regular file whole, up to `max_bytes` (EFBIG past it); closes it.
 Result<std::string> read_opened(RegularFile opened, const std::string& path,
                                 std::size_t max_bytes) {
@@ -97,8 +118,12 @@ Result<std::string> read_opened(RegularFile opened, const std::string& path,
   // it was, and never more than one byte past the cap.
   const std::size_t cap = max_bytes + 1;
   // (A size of 0, as procfs says, starts at 4 KiB.)
-  std::string text(
-      std::min(std::max(static_cast<std::size_t>(opened.size) + 1, std::size_t(4096)), cap), '\0');
+  const std::size_t first_size =
+      std::min(std::max(static_cast<std::size_t>(opened.size) + 1, std::size_t(4096)), cap);
+  std::string text;
+  text.reserve(first_size);
+  populate_pages(text.data(), first_size);
+  text.resize(first_size);
   std::size_t len = 0;
   for (;;) {
     if (len == text.size()) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "src/host/cpuinfo_keys.h"
 #include "src/vocabulary/text_util.h"
 
 namespace hwaccel {
@@ -183,7 +184,7 @@ std::optional<std::vector<int>> parse_cpu_list(std::string_view text, int limit)
   return cpus;
 }
 
-std::vector<int> online_cpus(const TreeFiles& tree, std::string& source) {
+std::vector<int> online_cpus(const TreeFiles& tree, std::string& source, CpuinfoKeys* cpuinfo) {
   const std::string online_path = std::string(kCpuDir) + "/online";
   if (auto online = tree.read(online_path)) {
     if (auto cpus = parse_cpu_list(*online); cpus && !cpus->empty()) {
@@ -206,14 +207,13 @@ std::vector<int> online_cpus(const TreeFiles& tree, std::string& source) {
     source = std::string(kCpuDir) + "/cpuN folders (no online list)";
     return cpus;
   }
-  if (auto cpuinfo = tree.read("/proc/cpuinfo")) {
+  std::optional<CpuinfoKeys> own;
+  if (!cpuinfo) cpuinfo = &own.emplace(tree);
+  if (const auto* keys = cpuinfo->get()) {
     std::set<int> ids;
-    for (std::size_t pos = 0; auto line = next_line(*cpuinfo, pos);) {
-      // Only a line whose first non-blank is 'p' can be a "processor" line.
-      if (const auto rest = trim(*line); rest.empty() || rest.front() != 'p') continue;
-      auto colon = line->find(':');
-      if (colon == std::string_view::npos || trim(line->substr(0, colon)) != "processor") continue;
-      auto id = parse_u64(trim(line->substr(colon + 1)));
+    for (const CpuinfoKey& key : *keys) {
+      if (key.kind != CpuinfoKey::Kind::processor) continue;
+      auto id = parse_u64(trim(key.value));
       if (id && *id < 65536) ids.insert(static_cast<int>(*id));
     }
     if (!ids.empty()) {

@@ -47,10 +47,14 @@ std::string arch_from_sysfs(const TreeFiles& tree, std::string& why);
 // names a CPU at or above `limit` (a hostile list must not allocate gigabytes).
 std::optional<std::vector<int>> parse_cpu_list(std::string_view text, int limit = 65536);
 
+class CpuinfoKeys;  // src/host/cpuinfo_keys.h
+
 // The online CPUs: /sys/devices/system/cpu/online, else the cpuN folders whose
 // cpuN/online is not 0, else the `processor` lines of /proc/cpuinfo. Empty when
-// none of these is there. `source` names the one used.
-std::vector<int> online_cpus(const TreeFiles& tree, std::string& source);
+// none of these is there. `source` names the one used. `cpuinfo`, when given,
+// is the tree's /proc/cpuinfo as another reader of the same scan shares it.
+std::vector<int> online_cpus(const TreeFiles& tree, std::string& source,
+                             CpuinfoKeys* cpuinfo = nullptr);
 
 // Facts from the tree; unknown ones stay empty/zero and `notes` says which
 // ("facts.kernel: unknown ...") or where a fact came from when it was a fallback.

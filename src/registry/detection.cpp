@@ -143,7 +143,8 @@ Detection detect(Host& machine, const DetectOptions& options) {
   const bool instant = dynamic_cast<SnapshotHost*>(&machine) != nullptr;
   // Backends ask the same questions (the PCI bus, /proc/cpuinfo): each file is
   // read from the machine once per detection.
-  MemoHost host(machine);
+  std::optional<MemoHost> own_memo;
+  MemoHost& host = options.memo ? *options.memo : own_memo.emplace(machine);
   auto probes = all_probes();
   std::vector<const Probe*> selected;
   for (const auto& p : probes) {

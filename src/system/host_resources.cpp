@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "src/host/cpuinfo_keys.h"
 #include "src/host/tree_facts.h"
 #include "src/probe/gpu_numa_memory.h"
 #include "src/probe/proc_meminfo.h"
@@ -43,8 +44,10 @@ std::optional<std::string> list_key(Host& host, const std::string& path) {
 // set that shares a core (core_cpus_list, thread_siblings_list): ids repeat
 // across the dies of one AMD package and are -1 on POWER and s390. Else the
 // ids (physical_package_id, core_id), else /proc/cpuinfo's "physical id" /
-// "core id". Empty when the package is unknown for any CPU.
-std::map<int, Place> read_places(Host& host, const std::vector<int>& cpus, std::string& source) {
+// "core id" (through `cpuinfo`, shared with online_cpus). Empty when the
+// package is unknown for any CPU.
+std::map<int, Place> read_places(Host& host, const std::vector<int>& cpus, std::string& source,
+                                 CpuinfoKeys& cpuinfo) {
   std::map<int, Place> places;
   bool lists = true, ids = true, core_lists = true, core_ids = true;
   struct Raw {
@@ -92,12 +95,12 @@ std::map<int, Place> read_places(Host& host, const std::vector<int>& cpus, std::
   }
   std::map<int, Place> packages_only = std::move(places);
   places.clear();
-  auto text = host.read_text("/proc/cpuinfo");
+  const auto* keys = cpuinfo.get();
   auto only_packages = [&] {
     if (packages_only.empty()) source.clear();
     return packages_only;
   };
-  if (!text.ok()) return only_packages();
+  if (!keys) return only_packages();
   std::optional<long> processor, package, core;
   auto flush = [&] {
     if (processor && package && core)
@@ -108,26 +111,18 @@ std::map<int, Place> read_places(Host& host, const std::vector<int>& cpus, std::
     package.reset();
     core.reset();
   };
-  for (std::size_t pos = 0; auto line = next_line(text->view(), pos);) {
-    const std::string_view rest = trim(*line);
-    if (rest.empty()) {
+  for (const CpuinfoKey& key : *keys) {
+    if (key.kind == CpuinfoKey::Kind::blank) {
       flush();
       continue;
     }
-    // The three keys read start with 'p' or 'c' (after the line's blanks): the
-    // other twenty-odd lines of each CPU are not split (224 CPUs, 6,272 lines).
-    if (rest.front() != 'p' && rest.front() != 'c') continue;
-    auto colon = line->find(':');
-    if (colon == std::string_view::npos) continue;
-    auto key = trim(line->substr(0, colon));
-    if (key != "processor" && key != "physical id" && key != "core id") continue;
-    auto value = parse_long(line->substr(colon + 1));
-    if (key == "processor") {
+    auto value = parse_long(key.value);
+    if (key.kind == CpuinfoKey::Kind::processor) {
       if (processor) flush();
       processor = value;
     }
-    if (key == "physical id") package = value;
-    if (key == "core id") core = value;
+    if (key.kind == CpuinfoKey::Kind::package) package = value;
+    if (key.kind == CpuinfoKey::Kind::core) core = value;
   }
   flush();
   for (int cpu : cpus)
@@ -230,7 +225,8 @@ std::string cpu_counts_text(const CpuCounts& c) {
 HostResources scan_host_resources(Host& host, std::vector<Warning>& warnings) {
   HostResources r;
   TreeFiles files = tree_files_of(host);
-  r.online = online_cpus(files, r.online_source);
+  CpuinfoKeys cpuinfo(files);  // one pass over /proc/cpuinfo for both readers
+  r.online = online_cpus(files, r.online_source, &cpuinfo);
   // A recording keeps the machine's CPU count in its facts; a /proc/cpuinfo that
   // lists fewer (shortened by hand, or cut) does not make the machine smaller.
   if (const auto n = host.facts().cpus; r.online_source == "/proc/cpuinfo processor lines" &&
@@ -239,7 +235,7 @@ HostResources scan_host_resources(Host& host, std::vector<Warning>& warnings) {
     r.online.clear();
     for (int cpu = 0; cpu < n; ++cpu) r.online.push_back(cpu);
   }
-  auto places = read_places(host, r.online, r.topology_source);
+  auto places = read_places(host, r.online, r.topology_source, cpuinfo);
   r.cpus = count(r.online, places);
 
   // NUMA nodes and their memory (the per-node meminfo files).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "src/snapshot/snapshot_codec.h"
+#include "tests/support/test_support.h"
 
 namespace hwaccel {
 namespace {
@@ -120,6 +121,60 @@ TEST(SnapshotHost, KnowsWhatItRecordedAndNothingElse) {
   // Either way read() says ENOENT, as the format says.
   EXPECT_EQ(h.read("/etc/vulkan/icd.d").error().code, ENOENT);
   EXPECT_EQ(h.read("/sys/class/drm/card1").error().code, ENOENT);
+}
+
+// The walk looks each folder up in a hash that grows with the path and is cut
+// back at "..": on every path of every fixture, the spellings that name the
+// same path (doubled slashes, a trailing slash, "." and "name/..") reach the
+// same recorded entry, and a link on the way (/sys/bus/pci/devices/...) lands
+// where the path spelled through the link's target does.
+TEST(SnapshotHost, EverySpellingOfAFixturePathReachesOneEntry) {
+  int checked = 0;
+  for (const auto& name : testing::fixture_host_names()) {
+    auto loaded = load_snapshot_file(testing::source_path("fixtures/hosts/" + name + ".yaml"));
+    ASSERT_TRUE(loaded.snapshot) << name;
+    SnapshotHost h(std::move(*loaded.snapshot));
+    for (const auto& [path, entry] : h.snapshot().files) {
+      if (path == "/") continue;
+      const auto slash = path.rfind('/');
+      const std::string base = path.substr(slash + 1);
+      std::string doubled;
+      for (char c : path) doubled += c == '/' ? std::string("//") : std::string(1, c);
+      const auto want = h.stat(path);
+      const auto want_text = h.read_text(path);
+      for (const std::string& other :
+           {"/" + path, path + "/", doubled, path.substr(0, slash) + "/./" + base,
+            path + "/../" + base, path.substr(0, slash) + "/x/../" + base}) {
+        auto got = h.stat(other);
+        ASSERT_EQ(got.ok(), want.ok()) << name << ": " << other;
+        if (got.ok()) {
+          EXPECT_EQ(*got, *want) << name << ": " << other;
+        } else {
+          EXPECT_EQ(got.error().code, want.error().code) << name << ": " << other;
+        }
+        auto text = h.read_text(other);
+        ASSERT_EQ(text.ok(), want_text.ok()) << name << ": " << other;
+        if (text.ok()) {
+          EXPECT_EQ(text->view().data(), want_text->view().data()) << name << ": " << other;
+        }
+        ++checked;
+      }
+      if (entry.kind == FileEntry::Kind::link) {
+        // Followed: the same as the target spelled out from the link's folder.
+        const std::string target =
+            entry.target.front() == '/' ? entry.target : path.substr(0, slash) + "/" + entry.target;
+        auto via = h.stat(path);
+        auto spelled = h.stat(target);
+        // ".." of a spelled-out path is lexical, of a link's target walked: only
+        // targets without a link among their folders compare alike; those are
+        // the fixtures' (/sys/bus/pci/devices/X -> ../../../devices/...).
+        if (via.ok() && spelled.ok()) {
+          EXPECT_EQ(*via, *spelled) << name << ": " << path;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 5000);
 }
 
 TEST(SnapshotHost, LinksCannotLeaveTheSnapshot) {

@@ -188,6 +188,29 @@ TEST(ProcCpuinfo, BlocksWithoutBlankLinesStillCount) {
   EXPECT_EQ(parse_proc_cpuinfo(text).name, "Arm Cortex-X925 x2 + Cortex-A725 x2");
 }
 
+// The scan stops after the first x86 block when nothing after it names a CPU
+// implementer; where something does, however far on, it reads on and the arm
+// blocks decide the name as before.
+TEST(ProcCpuinfo, ArmIdsAfterAnX86BlockStillCount) {
+  std::string x86(kXeon8480);
+  EXPECT_EQ(parse_proc_cpuinfo(x86).name, "Intel(R) Xeon(R) Platinum 8480+");
+  std::string text = x86;
+  for (int i = 0; i < 50; ++i) text += x86.substr(x86.find("processor\t: 1"));
+  text += arm_block(99, "0xd4f", "fp asimd");
+  auto info = parse_proc_cpuinfo(text);
+  EXPECT_EQ(info.name, "Arm Neoverse-V2");
+  EXPECT_EQ(info.vendor, "Intel");  // vendor_id still decides the vendor
+  EXPECT_EQ(info.isa_class, parse_proc_cpuinfo(x86).isa_class);
+  // Both ids in the first block itself, after its flags.
+  std::string same_block =
+      x86.substr(0, x86.find("\n\n")) + "\nCPU implementer\t: 0x41\nCPU part\t: 0xd4f\n\n";
+  EXPECT_EQ(parse_proc_cpuinfo(same_block).name, "Arm Neoverse-V2");
+  // An implementer with no part in its block is no arm block: the x86 name stays.
+  std::string lone =
+      x86 + "processor\t: 2\nCPU implementer\t: 0x41\n\n" + "processor\t: 3\nCPU part\t: 0xd4f\n\n";
+  EXPECT_EQ(parse_proc_cpuinfo(lone).name, "Intel(R) Xeon(R) Platinum 8480+");
+}
+
 TEST(ProcCpuinfo, GarbageGivesEmptyFieldsAndNeverThrows) {
   std::string binary;
   for (int i = 0; i < 4096; ++i) binary += static_cast<char>((i * 37) & 0xff);
