@@ -7,9 +7,9 @@
 namespace hwaccel {
 namespace {
 
-constexpr std::uint64_t kMiB = 1048576;
+constexpr std::uint64_t kCsvMiB = 1048576;
 
-constexpr std::string_view kHeader =
+constexpr std::string_view kCsvHeader =
     "index, uuid, pci.bus_id, name, memory.total [MiB], memory.used [MiB], memory.free [MiB], "
     "compute_cap, driver_version\n";
 
@@ -59,9 +59,9 @@ TEST_P(RealCapture, QueryGpuSectionParsesEveryFigure) {
   EXPECT_EQ(gpu.name, expected.name);
   EXPECT_EQ(gpu.uuid, "GPU-00000000-0000-0000-0000-000000000000");  // masked by its authors
   EXPECT_EQ(gpu.pci_bus_id, expected.bus_id);
-  EXPECT_EQ(gpu.memory_total_bytes, expected.total_mib * kMiB);
-  EXPECT_EQ(gpu.memory_used_bytes, expected.used_mib * kMiB);
-  EXPECT_EQ(gpu.memory_free_bytes, expected.free_mib * kMiB);
+  EXPECT_EQ(gpu.memory_total_bytes, expected.total_mib * kCsvMiB);
+  EXPECT_EQ(gpu.memory_used_bytes, expected.used_mib * kCsvMiB);
+  EXPECT_EQ(gpu.memory_free_bytes, expected.free_mib * kCsvMiB);
   EXPECT_FALSE(gpu.memory_not_reported);
   EXPECT_EQ(gpu.compute_cap, expected.compute_cap);
   EXPECT_EQ(gpu.driver_version, expected.driver);
@@ -72,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(NvidiaSmi, RealCapture, ::testing::ValuesIn(kCaptures),
 
 TEST(NvidiaSmiCsv, Gb10ReportsNoMemoryOfItsOwn) {
   auto query = parse_nvidia_smi_gpu_query(
-      std::string(kHeader) +
+      std::string(kCsvHeader) +
       "0, GPU-9a1b2c3d-0000-1111-2222-333344445555, 0000000F:01:00.0, NVIDIA GB10, [N/A], "
       "[N/A], [N/A], 12.1, 580.95.05\n");
   ASSERT_EQ(query.gpus.size(), 1u);
@@ -88,7 +88,7 @@ TEST(NvidiaSmiCsv, Gb10ReportsNoMemoryOfItsOwn) {
 }
 
 TEST(NvidiaSmiCsv, NotSupportedWithoutBracketsIsNoValueToo) {
-  auto query = parse_nvidia_smi_gpu_query(std::string(kHeader) +
+  auto query = parse_nvidia_smi_gpu_query(std::string(kCsvHeader) +
                                           "0, GPU-x, 0000:01:00.0, Orin, Not Supported, "
                                           "Not Supported, N/A, 8.7, 540.4.0\n");
   ASSERT_EQ(query.gpus.size(), 1u);
@@ -96,22 +96,22 @@ TEST(NvidiaSmiCsv, NotSupportedWithoutBracketsIsNoValueToo) {
 }
 
 TEST(NvidiaSmiCsv, UsedMemoryAloneDoesNotMakeMemoryUnreported) {
-  auto query = parse_nvidia_smi_gpu_query(std::string(kHeader) +
+  auto query = parse_nvidia_smi_gpu_query(std::string(kCsvHeader) +
                                           "0, GPU-x, 0000:01:00.0, X, 100 MiB, [N/A], 90 MiB, "
                                           "9.0, 1\n");
   ASSERT_EQ(query.gpus.size(), 1u);
   EXPECT_FALSE(query.gpus[0].memory_not_reported);
-  EXPECT_EQ(query.gpus[0].memory_total_bytes, 100 * kMiB);
+  EXPECT_EQ(query.gpus[0].memory_total_bytes, 100 * kCsvMiB);
   EXPECT_FALSE(query.gpus[0].memory_used_bytes);
 }
 
 TEST(NvidiaSmiCsv, NounitsValuesTakeTheHeadersUnit) {
-  auto query = parse_nvidia_smi_gpu_query(std::string(kHeader) +
+  auto query = parse_nvidia_smi_gpu_query(std::string(kCsvHeader) +
                                           "0, GPU-a, 00000000:00:09.0, NVIDIA H100 80GB HBM3, "
                                           "81559, 59, 81022, 9.0, 590.48.01\n");
   ASSERT_EQ(query.gpus.size(), 1u);
-  EXPECT_EQ(query.gpus[0].memory_total_bytes, 81559 * kMiB);
-  EXPECT_EQ(query.gpus[0].memory_free_bytes, 81022 * kMiB);
+  EXPECT_EQ(query.gpus[0].memory_total_bytes, 81559 * kCsvMiB);
+  EXPECT_EQ(query.gpus[0].memory_free_bytes, 81022 * kCsvMiB);
 }
 
 TEST(NvidiaSmiCsv, ColumnsAreFoundByNameInAnyOrder) {
@@ -122,16 +122,16 @@ TEST(NvidiaSmiCsv, ColumnsAreFoundByNameInAnyOrder) {
   ASSERT_EQ(query.gpus.size(), 2u);
   EXPECT_EQ(query.gpus[0].index, 3);
   EXPECT_EQ(query.gpus[0].pci_bus_id, "0000:4e:00.0");
-  EXPECT_EQ(query.gpus[0].memory_total_bytes, 81920 * kMiB);
+  EXPECT_EQ(query.gpus[0].memory_total_bytes, 81920 * kCsvMiB);
   EXPECT_EQ(query.gpus[1].index, 2);
-  EXPECT_EQ(query.gpus[1].memory_free_bytes, 81000 * kMiB);
+  EXPECT_EQ(query.gpus[1].memory_free_bytes, 81000 * kCsvMiB);
   EXPECT_EQ(query.gpus[1].uuid, "");         // not asked for
   EXPECT_EQ(query.gpus[1].compute_cap, "");  // not asked for
 }
 
 TEST(NvidiaSmiCsv, RowsWithTheWrongNumberOfCellsAreSkippedWithANote) {
   auto query = parse_nvidia_smi_gpu_query(
-      std::string(kHeader) +
+      std::string(kCsvHeader) +
       "0, GPU-a, 0000:01:00.0, NVIDIA L40S, 46068 MiB, 0 MiB, 45460 MiB, 8.9, 595.80\n"
       "1, GPU-b, 0000:02:00.0, NVIDIA L40S, 46068 MiB\n"
       "2, GPU-c, 0000:03:00.0, NVIDIA L40S, Rev, B, 46068 MiB, 0 MiB, 45460 MiB, 8.9, 595.80\n");
@@ -144,13 +144,13 @@ TEST(NvidiaSmiCsv, RowsWithTheWrongNumberOfCellsAreSkippedWithANote) {
 
 TEST(NvidiaSmiCsv, UnreadableCellsAreNotedAndLeftEmpty) {
   auto query = parse_nvidia_smi_gpu_query(
-      std::string(kHeader) + "x, GPU-a, bogus, NVIDIA L4, 12 MB, 1 MiB, lots, 8.9, 1\n");
+      std::string(kCsvHeader) + "x, GPU-a, bogus, NVIDIA L4, 12 MB, 1 MiB, lots, 8.9, 1\n");
   ASSERT_EQ(query.gpus.size(), 1u);
   const auto& gpu = query.gpus[0];
   EXPECT_FALSE(gpu.index);
   EXPECT_EQ(gpu.pci_bus_id, "");
   EXPECT_FALSE(gpu.memory_total_bytes);
-  EXPECT_EQ(gpu.memory_used_bytes, 1 * kMiB);
+  EXPECT_EQ(gpu.memory_used_bytes, 1 * kCsvMiB);
   EXPECT_FALSE(gpu.memory_free_bytes);
   EXPECT_FALSE(gpu.memory_not_reported);
   ASSERT_EQ(query.problems.size(), 4u);
@@ -161,7 +161,7 @@ TEST(NvidiaSmiCsv, UnreadableCellsAreNotedAndLeftEmpty) {
 }
 
 TEST(NvidiaSmiCsv, HeaderOnlyMeansNoGpus) {
-  auto query = parse_nvidia_smi_gpu_query(kHeader);
+  auto query = parse_nvidia_smi_gpu_query(kCsvHeader);
   EXPECT_EQ(query.columns.size(), 9u);
   EXPECT_EQ(query.columns[4], "memory.total");
   EXPECT_TRUE(query.gpus.empty());
@@ -189,10 +189,10 @@ TEST(NvidiaSmiCsv, NoValueMarkers) {
 }
 
 TEST(NvidiaSmiCsv, MemorySizes) {
-  EXPECT_EQ(parse_memory_bytes("81559 MiB", "MiB"), 81559 * kMiB);
-  EXPECT_EQ(parse_memory_bytes("81559", "MiB"), 81559 * kMiB);
-  EXPECT_EQ(parse_memory_bytes("81559", ""), 81559 * kMiB);
-  EXPECT_EQ(parse_memory_bytes("2 GiB", "MiB"), 2048 * kMiB);
+  EXPECT_EQ(parse_memory_bytes("81559 MiB", "MiB"), 81559 * kCsvMiB);
+  EXPECT_EQ(parse_memory_bytes("81559", "MiB"), 81559 * kCsvMiB);
+  EXPECT_EQ(parse_memory_bytes("81559", ""), 81559 * kCsvMiB);
+  EXPECT_EQ(parse_memory_bytes("2 GiB", "MiB"), 2048 * kCsvMiB);
   EXPECT_EQ(parse_memory_bytes("0 MiB", "MiB"), 0u);
   EXPECT_FALSE(parse_memory_bytes("", "MiB"));
   EXPECT_FALSE(parse_memory_bytes("[N/A]", "MiB"));
@@ -228,11 +228,11 @@ TEST(NvidiaSmiCsv, ComputeClasses) {
 TEST(NvidiaSmiCsv, GarbageNeverThrowsAndNotesAreCapped) {
   std::string binary;
   for (int i = 0; i < 65536; ++i) binary += static_cast<char>((i * 131) & 0xff);
-  std::string many_bad_rows = std::string(kHeader);
+  std::string many_bad_rows = std::string(kCsvHeader);
   for (int i = 0; i < 10000; ++i) many_bad_rows += "1, 2\n";
   for (const std::string& text :
        {std::string(), std::string("\n"), std::string(",,,,"), std::string(",\n,\n,,\n"), binary,
-        many_bad_rows, std::string(1 << 16, ','), std::string(kHeader) + "0, a"}) {
+        many_bad_rows, std::string(1 << 16, ','), std::string(kCsvHeader) + "0, a"}) {
     auto query = parse_nvidia_smi_gpu_query(text);
     EXPECT_LE(query.problems.size(), 6u);
   }
@@ -243,7 +243,7 @@ TEST(NvidiaSmiCsv, GarbageNeverThrowsAndNotesAreCapped) {
 
 TEST(NvidiaSmiCsv, ControlBytesInNamesAreMadePrintable) {
   auto query =
-      parse_nvidia_smi_gpu_query(std::string(kHeader) +
+      parse_nvidia_smi_gpu_query(std::string(kCsvHeader) +
                                  "0, GPU-a, 0000:01:00.0, \x1b[1mNVIDIA\tH100\x1b[0m \xff, 1 MiB, "
                                  "1 MiB, 1 MiB, 9.0, 1\n");
   ASSERT_EQ(query.gpus.size(), 1u);
@@ -260,7 +260,7 @@ namespace {
 // or a flood cut at the host's limit) must not turn its header into a GPU.
 TEST(NvidiaSmiCsv, ARepeatedHeaderIsNotAGpu) {
   std::string once =
-      std::string(kHeader) +
+      std::string(kCsvHeader) +
       "0, GPU-a, 0000:01:00.0, NVIDIA L40S, 46068 MiB, 0 MiB, 45460 MiB, 8.9, 595.80\n";
   auto query = parse_nvidia_smi_gpu_query(once + once);
   ASSERT_EQ(query.gpus.size(), 2u);  // the probe drops the repeated GPU, not the parser
