@@ -20,24 +20,14 @@
 #include "cli/common/guarded.h"
 #include "cli/common/io_command.h"
 #include "cli/common/plan_command.h"
+#include "cli/common/subcommands.h"
 #include "cli/common/train_command.h"
 
 namespace {
 
 using namespace hwaccel::cli;
 
-using Runner = std::function<int()>;
-struct Added {
-  CLI::App* command;
-  Runner run;
-};
-
-// One subcommand: its name, and what adds it (with its flags) to the app and
-// runs it once parsed.
-struct Command {
-  std::string_view name;
-  std::function<Added(CLI::App&)> add;
-};
+using Added = AddedSubcommand;
 
 // Adds subcommand NAME whose flags go to an Args set by `add_flags`, run by
 // `run`.
@@ -66,7 +56,7 @@ int run_schema(const std::string& schema_name) {
   return kExitOk;
 }
 
-std::vector<Command> commands() {
+std::vector<Subcommand> commands() {
   return {
       {"detect",
        [](CLI::App& app) {
@@ -146,31 +136,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("hwaccel ") + HWACCEL_VERSION);
   app.require_subcommand(1);
 
-  // When the first argument names a subcommand, only that one is built: all of
-  // them (about 200 options) were a fifth of the start-up of `hwaccel detect`,
-  // which runs at every job start (docs/performance.md). Anything else (no
-  // argument, --help, a typo, the man page and completions) sees them all.
-  const auto table = commands();
-  const Command* asked = nullptr;
-  if (argc > 1)
-    for (const auto& c : table)
-      if (c.name == argv[1]) asked = &c;
-  std::vector<Added> added;
-  for (const auto& c : table)
-    if (asked == nullptr || asked == &c) added.push_back(c.add(app));
-
-  if (int code = 0; handle_generators(app, "hwaccel", argc, argv, code)) return code;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
-  const int code = run_guarded([&]() -> int {
-    for (const auto& a : added)
-      if (a.command->parsed()) return a.run();
-    return kExitUsage;
-  });
+  // Only the subcommand asked for is built (subcommands.h).
+  const auto added = add_subcommands(app, commands(), argc, argv);
+  if (auto done = parse_command_line(app, "hwaccel", argc, argv)) return *done;
+  const AddedSubcommand* parsed = parsed_subcommand(added);
+  const int code = run_guarded([&]() -> int { return parsed ? parsed->run() : kExitUsage; });
   hwaccel::free_at_exit(std::move(owned_app));
   return code;
 }

@@ -21,6 +21,7 @@
 #include "cli/common/hwsim_import_command.h"
 #include "cli/common/hwsim_run_command.h"
 #include "cli/common/mutate_command.h"
+#include "cli/common/subcommands.h"
 #include "cli/common/synth_command.h"
 #include "src/vocabulary/sanitizer.h"
 
@@ -28,17 +29,7 @@ namespace {
 
 using namespace hwaccel::cli;
 
-struct Added {
-  CLI::App* command;
-  std::function<int()> run;
-};
-
-// One subcommand: its name, and what adds it (with its options) to the app and
-// runs it once parsed.
-struct Command {
-  std::string_view name;
-  std::function<Added(CLI::App&)> add;
-};
+using Added = AddedSubcommand;
 
 Added add_replay(CLI::App& app) {
   auto args = std::make_shared<DetectArgs>();
@@ -70,7 +61,7 @@ Added self_kept(CLI::App& app, Add add) {
 }
 
 // In the order `hwsim --help` lists them.
-std::vector<Command> commands() {
+std::vector<Subcommand> commands() {
   return {
       {"replay", add_replay},
       {"mutate",
@@ -98,29 +89,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("hwsim ") + HWACCEL_VERSION);
   app.require_subcommand(1);
 
-  // When the first argument names a subcommand, only that one is built (as in
-  // hwaccel): every subcommand's options were about a tenth of a warm `hwsim
-  // run`'s own CPU (issue 37). Anything else (no argument, --help, a typo, the
-  // man page and completions) sees them all.
-  const auto table = commands();
-  const Command* asked = nullptr;
-  if (argc > 1)
-    for (const auto& c : table)
-      if (c.name == argv[1]) asked = &c;
-  std::vector<Added> added;
-  for (const auto& c : table)
-    if (asked == nullptr || asked == &c) added.push_back(c.add(app));
-
-  if (int code = 0; handle_generators(app, "hwsim", argc, argv, code)) return code;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
-  const Added* parsed = nullptr;
-  for (const auto& a : added)
-    if (a.command->parsed()) parsed = &a;
+  // Only the subcommand asked for is built (subcommands.h).
+  const auto added = add_subcommands(app, commands(), argc, argv);
+  if (auto done = parse_command_line(app, "hwsim", argc, argv)) return *done;
+  const AddedSubcommand* parsed = parsed_subcommand(added);
   const int code = run_guarded([&]() -> int { return parsed ? parsed->run() : kExitUsage; });
   // `hwsim run` has cleaned up after its command (its scratch folders removed): what
   // is left is handing memory back, which the kernel does at once at exit. Tearing
