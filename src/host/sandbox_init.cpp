@@ -73,6 +73,16 @@ void rewrite(unsigned long start, unsigned long end, const char* text, std::size
   ::prctl(PR_SET_MM, end_option, start + len, 0, 0);  // else: zeros follow, read as empty
 }
 
+// Every other process of the namespace ended and reaped. kill(-1) from PID 1
+// reaches them all; again until none is left, since one may fork while it goes
+// out, and orphans come back to PID 1 to be reaped.
+void end_the_rest() {
+  while (::kill(-1, SIGKILL) == 0) {
+    while (::waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+    }
+  }
+}
+
 }  // namespace
 
 // /proc/1 of the namespace: a host's init, not a copy of hwsim with this
@@ -97,9 +107,15 @@ void run_as_init(pid_t command, int status_fd) {
     if (done < 0) break;  // no children left
     if (done == command) {
       command_status = status;
-      break;  // PID 1 leaving ends what the command left running, as on a host's shutdown
+      break;
     }
   }
+  // What the command left running ends with it, as on a host's shutdown; before
+  // the status goes out, so that nothing of the run is left when the process
+  // outside returns. That process does not wait for this one's exit: the
+  // namespace's mounts are put away then, and the kernel waits for an RCU grace
+  // period for each overlay (docs/performance.md).
+  end_the_rest();
   ssize_t ignored = ::write(status_fd, &command_status, sizeof command_status);
   (void)ignored;
   ::_exit(WIFEXITED(command_status) ? WEXITSTATUS(command_status) : 128 + WTERMSIG(command_status));

@@ -19,8 +19,10 @@ namespace hwaccel {
 void look_like_init();
 
 // In PID 1 of the namespace, after starting the command (`command`): reaps
-// children until the command ends, writes its wait status to `status_fd` and
-// exits. Never returns.
+// children until the command ends, ends and reaps every other process of the
+// namespace, then writes the command's wait status to `status_fd` and exits. The
+// status is the sign that nothing of the run is left but PID 1's own exit.
+// Never returns.
 [[noreturn]] void run_as_init(pid_t command, int status_fd);
 
 // In the process outside that forked PID 1 (`init`): waits for it and ends as the

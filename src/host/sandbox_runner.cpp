@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "src/host/mount_table.h"
 #include "src/host/process_runner.h"
@@ -322,6 +323,14 @@ void forward(int sig) {
   if (g_child > 0) ::kill(g_child, sig);
 }
 
+// PID 1s of earlier runs still in their exit when run_in_sandbox returned:
+// reaped by a later run, else by whoever inherits them when this process ends.
+std::vector<pid_t> g_exiting;
+
+void reap_finished_runs() {
+  std::erase_if(g_exiting, [](pid_t pid) { return ::waitpid(pid, nullptr, WNOHANG) != 0; });
+}
+
 }  // namespace
 
 std::string layer_subtree(const std::string& overlay_scratch, std::size_t i) {
@@ -364,20 +373,29 @@ SandboxResult run_in_sandbox(const SandboxSpec& spec) {
   ::sigaction(SIGQUIT, &ignore, &old_quit);
   ::sigaction(SIGTERM, &pass, &old_term);
   ::sigaction(SIGHUP, &pass, &old_hup);
+  // PID 1 writes the command's status once every process of the run has ended
+  // (sandbox_init.h); its own exit, the namespace's teardown, is not waited for.
+  // Anything else (no PID 1 of ours, PID 1 failed) closes the pipe unwritten, and
+  // the child's own status counts.
+  reap_finished_runs();
+  int command = 0;
+  ssize_t n;
+  while ((n = ::read(fds[0], &command, sizeof command)) < 0 && errno == EINTR) {
+  }
+  ::close(fds[0]);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (n == static_cast<ssize_t>(sizeof command)) {
+    status = command;
+    if (::waitpid(pid, nullptr, WNOHANG) == 0) g_exiting.push_back(pid);
+  } else {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   ::sigaction(SIGINT, &old_int, nullptr);
   ::sigaction(SIGQUIT, &old_quit, nullptr);
   ::sigaction(SIGTERM, &old_term, nullptr);
   ::sigaction(SIGHUP, &old_hup, nullptr);
   g_child = -1;
-  int command = 0;
-  ssize_t n;
-  while ((n = ::read(fds[0], &command, sizeof command)) < 0 && errno == EINTR) {
-  }
-  ::close(fds[0]);
-  if (n == static_cast<ssize_t>(sizeof command)) status = command;  // PID 1 passed it on
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

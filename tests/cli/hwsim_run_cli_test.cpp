@@ -156,6 +156,32 @@ TEST(HwsimRun, NothingStaysMountedOrBehind) {
   fs::remove_all(tmp);
 }
 
+// What the command leaves running (a background job, a daemon that left its
+// session) ends with the run: when hwsim returns, none of it is left, and hwsim
+// did not wait for it to end by itself. Its exit status is the command's.
+TEST(HwsimRun, WhatTheCommandLeftRunningEndsWithTheRun) {
+  REQUIRE_NAMESPACE();
+  // Durations no other process uses, to find them in /proc.
+  const std::string mark = "3" + std::to_string(::getpid() % 10000) + ".25";
+  const std::string mark2 = "4" + std::to_string(::getpid() % 10000) + ".25";
+  const auto started = std::chrono::steady_clock::now();
+  auto r = run_command(hwsim_run("gx10", "sh -c 'sleep " + mark + " >/dev/null 2>&1 & "
+                                         "(setsid sleep " + mark2 + " >/dev/null 2>&1 &); exit 5'"));
+  const auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_LT(took, std::chrono::seconds(20)) << "the run waited for what the command left";
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = slurp(entry.path() / "cmdline").value_or("");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(mark) != std::string::npos || cmdline.find(mark2) != std::string::npos)
+      left.push_back(pid + ": " + cmdline);
+  }
+  EXPECT_TRUE(left.empty()) << "still running after the run: " << left.front();
+}
+
 // Not root: the mounts come from an unprivileged user namespace, and the command
 // keeps its own uid; where the kernel refuses that, the run says what it could not cover.
 TEST(HwsimRun, UnprivilegedThroughAUserNamespaceOrSaysWhy) {
