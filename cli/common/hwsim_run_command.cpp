@@ -283,11 +283,17 @@ bool load_run_inputs(const std::string& path, bool cacheable, const TreeCacheDir
   std::optional<FileStamp> stamp;
   if (!cache.plans.empty()) {
     // Not readable here: the plain load below says why. A hit needs the file's
-    // stamp only (its bytes hashed through a small buffer, never held); a miss
-    // reads the bytes again, with the stamp of the very bytes the plan is made of.
-    auto stamped = stamp_file(path, kMaxSnapshotBytes);
+    // stamp only: from fstat where the entry is settled, else with its bytes hashed
+    // through a small buffer, never held; a miss reads the bytes again, with the
+    // stamp of the very bytes the plan is made of.
+    auto stamped = stat_file_stamp(path, kMaxSnapshotBytes);
     CachedPlan found;
     if (stamped) found = find_cached_plan(cache, *stamped);
+    if (found.unsettled) {
+      stamped = stamp_file(path, kMaxSnapshotBytes);
+      found = {};
+      if (stamped) found = find_cached_plan(cache, *stamped);
+    }
     if (found.hit) {
       std::string why;
       if (auto plan = sim::decode_run_plan(found.body, why)) {

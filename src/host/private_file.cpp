@@ -66,7 +66,8 @@ std::string why_folder_is_not_private(const std::string& folder) {
   return "";
 }
 
-Result<std::string> read_private_file(const std::string& path, std::size_t max_bytes) {
+Result<std::string> read_private_file(const std::string& path, std::size_t max_bytes,
+                                      struct stat* seen) {
   const auto slash = path.rfind('/');
   const std::string folder = slash == std::string::npos ? "."
                              : slash == 0               ? "/"
@@ -86,6 +87,7 @@ Result<std::string> read_private_file(const std::string& path, std::size_t max_b
   if (::fstat(fd.get(), &st) != 0) return make_error(errno, path);
   if (!S_ISREG(st.st_mode)) return refused(path + " is " + kind_words(st.st_mode));
   if (auto why = why_not_ours(st, "0600"); !why.empty()) return refused(path + " is " + why);
+  if (seen) *seen = st;
 
   std::string text;
   char chunk[1 << 16];

@@ -4,6 +4,8 @@
 // Lives in src/host/ because it is an access to the machine like any other.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstddef>
 #include <string>
 
@@ -22,6 +24,8 @@ std::string why_folder_is_not_private(const std::string& folder);
 // user, mode 0600 or narrower, at most `max_bytes`. A missing file is ENOENT;
 // every other refusal is EPERM with the reason as the message ("owned by uid
 // 65534, not by you"), and nothing of such a file is read.
-Result<std::string> read_private_file(const std::string& path, std::size_t max_bytes);
+// `seen`, when given, gets the file's fstat (its times: src/host/run_plan_cache.h).
+Result<std::string> read_private_file(const std::string& path, std::size_t max_bytes,
+                                      struct stat* seen = nullptr);
 
 }  // namespace hwaccel

@@ -177,9 +177,13 @@ std::uint64_t xxh64(std::string_view bytes) {
   return hash.digest();
 }
 
-std::string FileStamp::text() const {
+std::string FileStamp::identity() const {
   return std::to_string(dev) + " " + std::to_string(ino) + " " + std::to_string(size) + " " +
-         std::to_string(mtime_ns) + " " + std::to_string(ctime_ns) + " " + hex_of_u64(content);
+         std::to_string(mtime_ns) + " " + std::to_string(ctime_ns);
+}
+
+std::string FileStamp::text() const {
+  return identity() + " " + hex_of_u64(content);
 }
 
 namespace {
@@ -244,11 +248,31 @@ Result<FileStamp> stamp_file(const std::string& path, std::size_t max_bytes) {
   return read_and_stamp(path, max_bytes, nullptr);
 }
 
+Result<FileStamp> stat_file_stamp(const std::string& path, std::size_t max_bytes) {
+  if (auto special = refuse_special_file(path, path)) return *special;
+  auto opened = open_regular_file(path, path);
+  if (!opened) return opened.error();
+  Fd fd(opened->fd);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return make_error(errno, path);
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
+    return Error{EFBIG, path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB"};
+  FileStamp stamp;
+  stamp.dev = st.st_dev;
+  stamp.ino = st.st_ino;
+  stamp.size = static_cast<std::uint64_t>(st.st_size);
+  stamp.mtime_ns = timespec_ns(st.st_mtim);
+  stamp.ctime_ns = timespec_ns(st.st_ctim);
+  stamp.hashed = false;
+  return stamp;
+}
+
 CachedPlan find_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp) {
   CachedPlan out;
   if (cache.plans.empty()) return out;
   const std::string path = cache.plans + "/" + plan_entry_name(stamp);
-  auto text = read_private_file(path, kMaxPlanBytes);
+  struct stat entry {};
+  auto text = read_private_file(path, kMaxPlanBytes, &entry);
   auto refuse = [&](const std::string& why) {
     out.miss = why;
     out.refused = true;
@@ -269,8 +293,15 @@ CachedPlan find_cached_plan(const TreeCacheDir& cache, const FileStamp& stamp) {
     return out;
   }
   if (!next_plan_line(rest, line) || line.substr(0, 5) != "file ") return refuse("no file line");
-  if (line.substr(5) != stamp.text()) {
+  if (stamp.hashed ? line.substr(5) != stamp.text()
+                   : !line.substr(5).starts_with(stamp.identity() + " ")) {
     out.miss = "the snapshot file changed since (size, times or content)";
+    return out;
+  }
+  // Unread bytes are trusted only well after the file's last change (above).
+  if (!stamp.hashed && timespec_ns(entry.st_mtim) - stamp.ctime_ns <= kSettleNs) {
+    out.miss = "the snapshot changed too recently to be trusted unread";
+    out.unsettled = true;
     return out;
   }
   // "body LEN XXH64": the rest is exactly that, whole.

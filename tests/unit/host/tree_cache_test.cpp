@@ -12,10 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "src/host/run_plan_cache.h"
 #include "src/host/sha256.h"
@@ -493,6 +495,51 @@ TEST_F(RunPlanCache, ASnapshotChangedInPlaceMisses) {
   EXPECT_FALSE(found.hit);
   EXPECT_NE(found.miss.find("changed"), std::string::npos) << found.miss;
   EXPECT_FALSE(found.refused);
+}
+
+// Unread (fstat alone): an entry last used within kSettleNs of the file's last
+// change is not trusted without the hash; one used later is, since any change
+// to the file since would have moved its ctime, and then it misses.
+TEST_F(RunPlanCache, AnUnreadStampHitsOnlyASettledEntry) {
+  ASSERT_EQ(store_cached_plan(cache_, stamp(), "plan\n"), "");
+  auto unread = stat_file_stamp(snapshot_, 1 << 20);
+  ASSERT_TRUE(unread) << unread.error().message;
+  EXPECT_FALSE(unread->hashed);
+  EXPECT_EQ(unread->identity(), stamp().identity());
+  EXPECT_EQ(stat_file_stamp(snapshot_, 5).error().code, EFBIG);
+  EXPECT_EQ(stat_file_stamp(base_ + "/none.yaml", 1000).error().code, ENOENT);
+  CachedPlan fresh = find_cached_plan(cache_, *unread);
+  EXPECT_FALSE(fresh.hit);
+  EXPECT_TRUE(fresh.unsettled) << fresh.miss;
+  EXPECT_FALSE(fresh.refused);
+  EXPECT_TRUE(find_cached_plan(cache_, stamp()).hit);  // the hash settles nothing by itself
+
+  // The entry last used well after the file's ctime: settled.
+  const std::int64_t later = unread->ctime_ns + kSettleNs + 1'000'000'000;
+  set_mtime(entry(), later / 1'000'000'000, static_cast<long>(later % 1'000'000'000));
+  CachedPlan settled = find_cached_plan(cache_, *unread);
+  ASSERT_TRUE(settled.hit) << settled.miss;
+  EXPECT_EQ(settled.body, "plan\n");
+
+  // One byte rewritten a clock tick later, size and mtime put back: the ctime moved.
+  struct stat before {};
+  ASSERT_EQ(::stat(snapshot_.c_str(), &before), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  {
+    std::fstream f(snapshot_, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(10);
+    f.put('b');
+  }
+  set_mtime(snapshot_, before.st_mtim.tv_sec, before.st_mtim.tv_nsec);
+  set_mtime(entry(), later / 1'000'000'000, static_cast<long>(later % 1'000'000'000));
+  auto changed = stat_file_stamp(snapshot_, 1 << 20);
+  ASSERT_TRUE(changed);
+  EXPECT_EQ(changed->size, unread->size);
+  EXPECT_EQ(changed->mtime_ns, unread->mtime_ns);
+  CachedPlan missed = find_cached_plan(cache_, *changed);
+  EXPECT_FALSE(missed.hit);
+  EXPECT_FALSE(missed.unsettled);
+  EXPECT_NE(missed.miss.find("changed"), std::string::npos) << missed.miss;
 }
 
 TEST_F(RunPlanCache, ATouchedSnapshotMisses) {
