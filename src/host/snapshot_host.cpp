@@ -46,7 +46,11 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
   // As normalize_absolute: absolute, no NUL; "." dropped, ".." lexical (clamped at "/").
   if (path.empty() || path.front() != '/' || path.find('\0') != std::string_view::npos)
     return make_error(EINVAL, path);
-  std::vector<std::string_view> pending;  // the next name last
+  // Kept per thread, cleared, not allocated again for each of a detection's
+  // thousand-odd paths (resolve is const and may run on several threads).
+  thread_local std::vector<std::string_view> kept_names;
+  std::vector<std::string_view>& pending = kept_names;  // the next name last
+  pending.clear();
   auto push_components = [&pending](std::string_view text, bool lexical_dots) {
     std::size_t i = 0;
     while (i < text.size()) {
@@ -67,8 +71,9 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
   std::reverse(pending.begin(), pending.end());
   std::string current;  // "" is "/"
   current.reserve(path.size());
-  std::vector<std::uint64_t> hashes{FileIndex::empty()};  // of `current` at each depth
-  hashes.reserve(pending.size() + 1);
+  thread_local std::vector<std::uint64_t> kept_hashes;
+  std::vector<std::uint64_t>& hashes = kept_hashes;  // of `current` at each depth
+  hashes.assign(1, FileIndex::empty());
   const FileEntry* reached = nullptr;  // the entry at `current`, when the last step found it
   int hops = 0;
   while (!pending.empty()) {
