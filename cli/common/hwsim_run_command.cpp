@@ -10,6 +10,7 @@
 #include "cli/common/hwsim_libraries.h"
 #include "cli/common/hwsim_run_cache.h"
 #include "cli/common/hwsim_run_vulkan.h"
+#include "cli/common/output_format.h"
 #include "sim/dev_nodes.h"
 #include "sim/emulate/emulator_plan.h"
 #include "sim/kernel_fill.h"
@@ -410,6 +411,8 @@ int RunCommand::run() const {
   // hwsim_run_cache.h), and finds the run's plan in the plan cache beside it
   // (src/host/run_plan_cache.h); kept and namespace-less trees are written here,
   // on disk; the others by the command's process in its namespace, to a tmpfs.
+  // Its lines held and written together, before the command starts and at the end.
+  HeldStderr held;
   const bool cacheable = !args->keep && !args->no_namespace && !args->no_cache;
   TreeCacheDir cache;
   if (cacheable && !program_build_id().empty()) cache = open_run_tree_cache();
@@ -542,6 +545,7 @@ int RunCommand::run() const {
     spec.tree_binds.push_back({log_dir + "/log", sim::kSynthesisedLog});
   }
 
+  held.flush();  // before anything the command or its namespace's PID 1 says
   SandboxResult result = run_in_sandbox(spec);
   if (!emulator.empty())
     say_synthesised(log_dir.empty() ? root + sim::kSynthesisedLog : log_dir + "/log");

@@ -1,5 +1,6 @@
 #include "cli/common/output_format.h"
 
+#include <cstdio>
 #include <iostream>
 
 #include "src/host/live_host.h"
@@ -39,6 +40,24 @@ void print_text(const std::string& text) {
 
 void print_note(const OutputArgs& args, const std::string& message) {
   if (!args.quiet) std::cerr << "warning: " << message << "\n";
+}
+
+HeldStderr::HeldStderr() : unit_((std::cerr.flags() & std::ios_base::unitbuf) != 0) {
+  std::cerr.flush();
+  std::fflush(stderr);
+  std::setvbuf(stderr, buffer_, _IOFBF, sizeof buffer_);
+  std::cerr.unsetf(std::ios_base::unitbuf);
+}
+
+void HeldStderr::flush() {
+  std::cerr.flush();
+  std::fflush(stderr);
+}
+
+HeldStderr::~HeldStderr() {
+  flush();
+  std::setvbuf(stderr, nullptr, _IONBF, 0);
+  if (unit_) std::cerr.setf(std::ios_base::unitbuf);
 }
 
 }  // namespace hwaccel::cli

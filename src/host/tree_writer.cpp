@@ -446,6 +446,9 @@ std::string current_directory(std::string& error) {
 }
 
 std::string remove_tree(const std::string& root) {
+  // An empty folder (a run's, once its namespace is gone) goes at once; anything
+  // else (entries, a file, a link: rmdir never follows one) is walked.
+  if (::rmdir(root.c_str()) == 0) return "";
   std::error_code ec;
   // Folders made unreadable (mode 0000 entries are files, but be safe) are opened up first.
   for (auto it = fs::recursive_directory_iterator(
