@@ -182,6 +182,24 @@ TEST(HwsimRun, WhatTheCommandLeftRunningEndsWithTheRun) {
   EXPECT_TRUE(left.empty()) << "still running after the run: " << left.front();
 }
 
+// hwsim's own lines come before anything the command says on the same stderr,
+// and the ones after it (what was synthesised) after: held and written in order.
+TEST(HwsimRun, ItsLinesComeBeforeTheCommandsOnStderr) {
+  REQUIRE_NAMESPACE();
+  auto r = run_command(bin("hwsim") + " run -v " + fixture("gx10") +
+                       " -- sh -c 'echo from-the-command >&2; nvidia-smi -q >/dev/null'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Said by hwsim itself before the run (the namespace's PID 1 says "covered:").
+  const auto last_covered = r.err.rfind("hwsim run: CUDA is simulated: ");
+  const auto command = r.err.find("from-the-command\n");
+  const auto synthesised = r.err.find("hwsim run: synthesised: nvidia-smi -q");
+  ASSERT_NE(last_covered, std::string::npos) << r.err;
+  ASSERT_NE(command, std::string::npos) << r.err;
+  ASSERT_NE(synthesised, std::string::npos) << r.err;
+  EXPECT_LT(last_covered, command) << r.err;
+  EXPECT_GT(synthesised, command) << r.err;
+}
+
 // Not root: the mounts come from an unprivileged user namespace, and the command
 // keeps its own uid; where the kernel refuses that, the run says what it could not cover.
 TEST(HwsimRun, UnprivilegedThroughAUserNamespaceOrSaysWhy) {
