@@ -56,7 +56,8 @@ struct DetectOptions {
   // The memo of `host` to read through (it must wrap that host), so that a
   // command may keep it to its exit instead of freeing its thousand answers
   // one by one (4 % of `detect --host dgx-h100.yaml`, issue 37). Null: the
-  // detection makes its own and frees it.
+  // detection makes its own and frees it. Unused where the host is a snapshot,
+  // which the detection asks directly.
   MemoHost* memo = nullptr;
 };
 
