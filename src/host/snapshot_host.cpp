@@ -195,6 +195,9 @@ Result<std::vector<std::string>> SnapshotHost::list(std::string_view dir) {
     }
   }
   if (!found->implied_dir) return make_error(ENOENT, dir);
+  std::lock_guard<std::mutex> lock(lists_mutex_);
+  if (auto known = implied_lists_.find(found->path); known != implied_lists_.end())
+    return known->second;
   // No listing recorded: the children implied by every path below it.
   std::string prefix = found->path == "/" ? "/" : found->path + "/";
   std::set<std::string> names;
@@ -207,7 +210,8 @@ Result<std::vector<std::string>> SnapshotHost::list(std::string_view dir) {
     if (is_leaf && it->second.kind == FileEntry::Kind::absent) continue;
     names.insert(name);
   }
-  return std::vector<std::string>(names.begin(), names.end());
+  return implied_lists_.emplace(found->path, std::vector<std::string>(names.begin(), names.end()))
+      .first->second;
 }
 
 Result<std::string> SnapshotHost::readlink(std::string_view path) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/host/host.h"
@@ -62,6 +63,11 @@ class SnapshotHost : public Host {
   FileIndex index_;           // snapshot_.files by exact path, unless it gave up
   mutable std::mutex mutex_;
   std::vector<std::vector<std::string>> misses_;
+  // Listings implied by the paths below a folder (none recorded for it), worked
+  // out once: eight backends list /sys/bus/pci/devices, each a walk over every
+  // path below it. The snapshot never changes, so neither do they.
+  std::mutex lists_mutex_;
+  std::unordered_map<std::string, std::vector<std::string>> implied_lists_;
 };
 
 // Reads and parses a snapshot file. The one place a snapshot file is opened.
