@@ -5,6 +5,7 @@
 #include <future>
 #include <optional>
 #include <set>
+#include <typeinfo>
 
 #include "src/host/memo_host.h"
 #include "src/host/snapshot_host.h"
@@ -144,9 +145,13 @@ Detection detect(Host& machine, const DetectOptions& options) {
   // Backends ask the same questions (the PCI bus, /proc/cpuinfo): each file is
   // read from the machine once per detection. A snapshot answers from memory
   // already, the same answer every time, without a copy: asked directly (its
-  // memo's thousand-odd entries were 5 % of `detect --host dgx-h100`).
+  // memo's thousand-odd entries were 5 % of `detect --host dgx-h100`). Only a
+  // SnapshotHost itself: one derived from it may answer anew each time (the
+  // reliability tests' flapping and jittering hosts), and a memo keeps a
+  // detection to one answer.
+  const bool unchanging = typeid(machine) == typeid(SnapshotHost);
   std::optional<MemoHost> own_memo;
-  Host& host = instant ? machine : options.memo ? *options.memo : own_memo.emplace(machine);
+  Host& host = unchanging ? machine : options.memo ? *options.memo : own_memo.emplace(machine);
   auto probes = all_probes();
   std::vector<const Probe*> selected;
   for (const auto& p : probes) {
