@@ -17,6 +17,8 @@
 
 namespace hwaccel {
 
+class Findings;
+
 // A timeout of zero means "the host's default" (5 s unless --timeout says otherwise).
 struct Timeout {
   std::chrono::milliseconds value{0};
@@ -123,6 +125,10 @@ class Host {
   // that adds a new look at the machine uses this to keep older recordings
   // replaying as they were recorded.
   virtual bool knows(std::string_view /*path*/) { return true; }
+  // Where findings worked out from this host's files may be kept (Findings):
+  // only a host that answers the same every time while it lives has one. Null
+  // by default: a machine's files change.
+  virtual Findings* findings() { return nullptr; }
 };
 
 }  // namespace hwaccel

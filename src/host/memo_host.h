@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "src/host/findings.h"
 #include "src/host/host.h"
 
 namespace hwaccel {
@@ -43,6 +44,9 @@ class MemoHost : public Host {
   const Facts& facts() override { return inner_.facts(); }
   std::string now() override { return inner_.now(); }
   bool knows(std::string_view path) override { return inner_.knows(path); }
+  // Its own: worked out from the answers it remembers, the same for the whole
+  // detection.
+  Findings* findings() override { return &findings_; }
 
  private:
   // Hashed, looked up by string_view: a detection asks about a thousand paths
@@ -67,6 +71,7 @@ class MemoHost : public Host {
   Memo<std::vector<std::string>> lists_;
   Memo<std::string> links_;
   Memo<FileKind> stats_;
+  Findings findings_;
 };
 
 }  // namespace hwaccel

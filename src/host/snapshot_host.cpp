@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <typeinfo>
 
 #include "src/host/text_file.h"
 #include "src/snapshot/limits.h"
@@ -130,6 +131,10 @@ Result<SnapshotHost::Found> SnapshotHost::resolve(std::string_view path, bool fo
   }
   found.path = std::move(current);
   return found;
+}
+
+Findings* SnapshotHost::findings() {
+  return typeid(*this) == typeid(SnapshotHost) ? &findings_ : nullptr;
 }
 
 bool SnapshotHost::knows(std::string_view path) {

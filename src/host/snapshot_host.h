@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "src/host/findings.h"
 #include "src/host/host.h"
 #include "src/snapshot/file_index.h"
 #include "src/snapshot/snapshot.h"
@@ -43,6 +44,10 @@ class SnapshotHost : public Host {
   // the way to it (an absent or unreadable folder, a file where a folder would
   // be) or a `dir:` listing of a folder above it.
   bool knows(std::string_view path) override;
+  // Kept for this host's life, the snapshot never changing; none for a class
+  // derived from it, which may answer anew each time (the reliability tests'
+  // flapping host).
+  Findings* findings() override;
 
   const Snapshot& snapshot() const { return snapshot_; }
   // Tool runs the probes asked for that the snapshot does not hold, sorted, once each.
@@ -68,6 +73,7 @@ class SnapshotHost : public Host {
   // path below it. The snapshot never changes, so neither do they.
   std::mutex lists_mutex_;
   std::unordered_map<std::string, std::vector<std::string>> implied_lists_;
+  Findings findings_;
 };
 
 // Reads and parses a snapshot file. The one place a snapshot file is opened.

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 
+#include "src/host/findings.h"
 #include "src/vocabulary/path.h"
 #include "src/vocabulary/text_util.h"
 
@@ -46,21 +47,66 @@ std::string driver_name(Host& host, const std::string& dir) {
 
 namespace {
 
-// Reads the vendor first so that a server's hundred bridges and NICs cost one
-// read each (and one line each in a recording) when only one vendor matters.
+// The bus's functions and what each one's vendor file says: every backend walks
+// the bus for its vendor's devices, and each walk read all the vendor files
+// again (30 functions on the recorded DGX H100, eleven walks).
+struct BusFunction {
+  std::string name;  // the folder's name under kPciDevicesDir
+  std::string dir;
+  std::optional<Error> unreadable;      // the vendor file's read error
+  std::optional<std::uint32_t> vendor;  // read, and parsed as a sysfs hex value
+};
+struct BusVendors {
+  std::optional<Error> unlisted;  // the bus folder's list error
+  std::vector<BusFunction> functions;
+};
+
+BusVendors read_bus_vendors(Host& host) {
+  BusVendors bus;
+  auto names = host.list(kPciDevicesDir);
+  if (!names) {
+    bus.unlisted = names.error();
+    return bus;
+  }
+  bus.functions.reserve(names->size());
+  for (auto& name : *names) {
+    BusFunction f;
+    f.dir = join_path(kPciDevicesDir, name);
+    f.name = std::move(name);
+    if (auto text = host.read(f.dir + "/vendor"))
+      f.vendor = parse_sysfs_hex(*text);
+    else
+      f.unreadable = text.error();
+    bus.functions.push_back(std::move(f));
+  }
+  return bus;
+}
+
+const char kBusVendorsTag = 0;
+
+// Kept by a host that keeps findings; else read into `local`.
+const BusVendors& bus_vendors(Host& host, std::optional<BusVendors>& local) {
+  if (Findings* kept = host.findings())
+    return kept->get<BusVendors>(&kBusVendorsTag, [&] { return read_bus_vendors(host); });
+  return local.emplace(read_bus_vendors(host));
+}
+
+// The vendor first, so that a server's hundred bridges and NICs cost one read
+// each (and one line each in a recording) when only one vendor matters.
 std::vector<PciDevice> scan(Host& host, std::optional<std::uint16_t> only_vendor) {
   std::vector<PciDevice> devices;
-  auto names = host.list(kPciDevicesDir);
-  if (!names) return devices;
-  for (const auto& name : *names) {
-    const std::string dir = join_path(kPciDevicesDir, name);
-    auto vendor = read_id(host, dir + "/vendor");
-    if (!vendor || (only_vendor && *vendor != *only_vendor)) continue;
+  std::optional<BusVendors> local;
+  const BusVendors& bus = bus_vendors(host, local);
+  for (const BusFunction& f : bus.functions) {
+    if (!f.vendor || *f.vendor > 0xffff) continue;
+    const auto vendor = std::uint16_t(*f.vendor);
+    if (only_vendor && vendor != *only_vendor) continue;
+    const std::string& dir = f.dir;
     auto device = read_id(host, dir + "/device");
     if (!device) continue;
     PciDevice d;
-    d.address = to_lower(name);
-    d.vendor = *vendor;
+    d.address = to_lower(f.name);
+    d.vendor = vendor;
     d.device = *device;
     d.class_code = read_hex(host, dir + "/class").value_or(0);
     d.subsystem_vendor = read_id(host, dir + "/subsystem_vendor");
@@ -86,19 +132,19 @@ std::vector<PciUnreadable> pci_unreadable_for_vendor(Host& host, std::uint16_t v
   auto hidden = [&](const std::string& path, const Error& e) {
     if (e.code != ENOENT) out.push_back({path, e});
   };
-  auto names = host.list(kPciDevicesDir);
-  if (!names) {
-    hidden(kPciDevicesDir, names.error());
+  std::optional<BusVendors> local;
+  const BusVendors& bus = bus_vendors(host, local);
+  if (bus.unlisted) {
+    hidden(kPciDevicesDir, *bus.unlisted);
     return out;
   }
-  for (const auto& name : *names) {
-    const std::string dir = join_path(kPciDevicesDir, name);
-    auto text = host.read(dir + "/vendor");
-    if (!text) {
-      hidden(dir + "/vendor", text.error());
+  for (const BusFunction& f : bus.functions) {
+    const std::string& dir = f.dir;
+    if (f.unreadable) {
+      hidden(dir + "/vendor", *f.unreadable);
       continue;
     }
-    auto id = parse_sysfs_hex(*text);
+    const auto& id = f.vendor;
     if (!id || *id != vendor) continue;
     if (auto device = host.read(dir + "/device"); !device) hidden(dir + "/device", device.error());
   }
@@ -122,11 +168,11 @@ std::optional<Reason> pci_unreadable_reason(Host& host, std::uint16_t vendor,
 
 std::vector<PciDevice> pci_functions_without_vendor(Host& host) {
   std::vector<PciDevice> devices;
-  auto names = host.list(kPciDevicesDir);
-  if (!names) return devices;
-  for (const auto& name : *names) {
-    const std::string dir = join_path(kPciDevicesDir, name);
-    if (auto vendor = host.read(dir + "/vendor"); vendor || vendor.error().code != ENOENT) continue;
+  std::optional<BusVendors> local;
+  for (const BusFunction& f : bus_vendors(host, local).functions) {
+    if (!f.unreadable || f.unreadable->code != ENOENT) continue;
+    const std::string& dir = f.dir;
+    const std::string& name = f.name;
     auto class_code = read_hex(host, dir + "/class");
     if (!class_code) continue;
     PciDevice d;
