@@ -1,7 +1,7 @@
 // Findings: what several probes work out from the same files (which vendor each
-// function on the PCI bus belongs to: eleven backends ask it), worked out once
-// and kept by a host whose answers do not change while it lives (a replayed
-// snapshot, one detection's MemoHost). Each finding is named by a tag, the
+// function on the PCI bus belongs to: a detection asks it nine times), worked
+// out once and kept by a host whose answers do not change while it lives (a
+// replayed snapshot, one detection's MemoHost). Each finding is named by a tag, the
 // address of a constant its maker owns, and holds one type. Safe to share
 // between threads.
 #pragma once

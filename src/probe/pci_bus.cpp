@@ -49,7 +49,8 @@ namespace {
 
 // The bus's functions and what each one's vendor file says: every backend walks
 // the bus for its vendor's devices, and each walk read all the vendor files
-// again (30 functions on the recorded DGX H100, eleven walks).
+// again (30 functions on the recorded DGX H100; a detection makes nine walks and
+// four checks for unreadable files).
 struct BusFunction {
   std::string name;  // the folder's name under kPciDevicesDir
   std::string dir;

@@ -80,7 +80,7 @@ void fill_bus(testing::FakeHost& host) {
   host.errors[hidden + "/vendor"] = EACCES;
 }
 
-// Eleven backends walk the bus for their vendor's devices: where the host keeps
+// The backends walk the bus for their vendor's devices: where the host keeps
 // findings, each function's vendor file is read once for all of them, and every
 // walk still gets its own answer (the unreadable function included).
 TEST(PciBus, AHostThatKeepsFindingsReadsEachVendorFileOnce) {
