@@ -6,7 +6,6 @@
 // between threads.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
