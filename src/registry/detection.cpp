@@ -5,7 +5,6 @@
 #include <future>
 #include <optional>
 #include <set>
-#include <typeinfo>
 
 #include "src/host/memo_host.h"
 #include "src/host/snapshot_host.h"
@@ -145,11 +144,11 @@ Detection detect(Host& machine, const DetectOptions& options) {
   // Backends ask the same questions (the PCI bus, /proc/cpuinfo): each file is
   // read from the machine once per detection. A snapshot answers from memory
   // already, the same answer every time, without a copy: asked directly (its
-  // memo's thousand-odd entries were 5 % of `detect --host dgx-h100`). Only a
-  // SnapshotHost itself: one derived from it may answer anew each time (the
-  // reliability tests' flapping and jittering hosts), and a memo keeps a
-  // detection to one answer.
-  const bool unchanging = typeid(machine) == typeid(SnapshotHost);
+  // memo's thousand-odd entries were 5 % of `detect --host dgx-h100`). The
+  // host says so by keeping findings (Host::findings): a SnapshotHost itself,
+  // not one derived from it, which may answer anew each time (the reliability
+  // tests' flapping and jittering hosts); a memo keeps a detection to one answer.
+  const bool unchanging = machine.findings() != nullptr;
   std::optional<MemoHost> own_memo;
   Host& host = unchanging ? machine : options.memo ? *options.memo : own_memo.emplace(machine);
   auto probes = all_probes();
